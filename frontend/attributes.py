@@ -1,0 +1,288 @@
+"""MLIR attributes as immutable, hashable values that print themselves in MLIR syntax."""
+
+from __future__ import annotations
+
+import math
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+from frontend.affine import AffineMap
+from frontend.types import FloatType, IndexType, IntegerType, Type, i64
+
+
+class Attribute:
+    """Base of every attribute; subclasses are frozen dataclasses."""
+
+
+@dataclass(frozen=True, slots=True)
+class IntegerAttr(Attribute):
+    value: int
+    type: Type = i64
+
+    def __str__(self) -> str:
+        if self.type == IntegerType(1):
+            return "true" if self.value else "false"
+        return str(self.value) if self.type == i64 else f"{self.value} : {self.type}"
+
+
+def BoolAttr(value: bool) -> IntegerAttr:  # noqa: N802 - reads like the MLIR class name
+    return IntegerAttr(int(bool(value)), IntegerType(1))
+
+
+_PACK = {"f16": "<e", "f32": "<f", "f64": "<d"}
+
+
+def format_float(value: float, type_name: str = "f64") -> str:
+    """A float literal that reads back to the same value in ``type_name``'s precision.
+
+    MLIR prints ``%e`` with six digits when that round-trips; otherwise it needs more
+    digits. NaNs keep their payload through the hexadecimal form, as MLIR prints them.
+    """
+    if math.isnan(value) or math.isinf(value):
+        if type_name in _PACK:
+            raw = struct.pack(_PACK[type_name], value)
+            return "0x" + raw[::-1].hex().upper()
+        if type_name == "bf16":
+            raw = struct.pack("<f", value)
+            return "0x" + raw[::-1].hex().upper()[:4]
+    short = f"{value:.6e}"
+    if _same_in(float(short), value, type_name):
+        return short
+    return repr(float(value)) if "e" in repr(float(value)) or "." in repr(float(value)) else (
+        f"{value:.17e}"
+    )
+
+
+def _same_in(a: float, b: float, type_name: str) -> bool:
+    if type_name in ("f16", "f32"):
+        return struct.pack(_PACK[type_name], a) == struct.pack(_PACK[type_name], b)
+    if type_name == "bf16":
+        return struct.pack("<f", a)[2:] == struct.pack("<f", b)[2:] and a == b
+    return a == b
+
+
+@dataclass(frozen=True, slots=True)
+class FloatAttr(Attribute):
+    value: float
+    type: Type
+
+    def __str__(self) -> str:
+        return f"{format_float(self.value, str(self.type))} : {self.type}"
+
+
+@dataclass(frozen=True, slots=True)
+class StringAttr(Attribute):
+    value: str
+
+    def __str__(self) -> str:
+        return quote(self.value)
+
+
+def quote(s: str) -> str:
+    """MLIR string literal: printable ASCII kept, quotes/backslashes/others as ``\\XX``."""
+    out = []
+    for ch in s.encode("utf-8"):
+        c = chr(ch)
+        if c in '"\\' or not (32 <= ch < 127):
+            out.append("\\" + format(ch, "02X") if c not in '"\\' else "\\" + c)
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
+
+
+@dataclass(frozen=True, slots=True)
+class UnitAttr(Attribute):
+    def __str__(self) -> str:
+        return "unit"
+
+
+@dataclass(frozen=True, slots=True)
+class ArrayAttr(Attribute):
+    values: tuple[Attribute, ...]
+
+    def __str__(self) -> str:
+        return f"[{', '.join(map(str, self.values))}]"
+
+    def __iter__(self):
+        return iter(self.values)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def ints(self) -> tuple[int, ...]:
+        return tuple(v.value for v in self.values)  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True, slots=True)
+class DictAttr(Attribute):
+    entries: tuple[tuple[str, Attribute], ...]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        for key, value in self.entries:
+            if key == name:
+                return value
+        return default
+
+    def __str__(self) -> str:
+        return "{" + ", ".join(format_entry(k, v) for k, v in self.entries) + "}"
+
+
+def format_key(name: str) -> str:
+    import re
+
+    return name if re.fullmatch(r"[A-Za-z_][\w$.]*", name) else quote(name)
+
+
+def format_entry(name: str, value: Attribute) -> str:
+    return format_key(name) if isinstance(value, UnitAttr) else f"{format_key(name)} = {value}"
+
+
+@dataclass(frozen=True, slots=True)
+class DenseArrayAttr(Attribute):
+    """``array<i64: 1, 2>``: the element type name and the values."""
+
+    element: str
+    values: tuple[Any, ...]
+
+    def __str__(self) -> str:
+        if not self.values:
+            return f"array<{self.element}>"
+        if self.element == "i1":
+            body = ", ".join("true" if v else "false" for v in self.values)
+        elif self.element.startswith("f"):
+            body = ", ".join(format_float(v, self.element) for v in self.values)
+        else:
+            body = ", ".join(map(str, self.values))
+        return f"array<{self.element}: {body}>"
+
+    def __iter__(self):
+        return iter(self.values)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+@dataclass(frozen=True, slots=True)
+class DenseElementsAttr(Attribute):
+    """``dense<...> : vector<2x2xf32>``; ``values`` is flat, row-major; one value is a splat."""
+
+    type: Type
+    values: tuple[Any, ...]
+
+    @property
+    def is_splat(self) -> bool:
+        return len(self.values) == 1
+
+    def __str__(self) -> str:
+        elem = getattr(self.type, "element", self.type)
+        shape = tuple(getattr(self.type, "shape", ()))
+        count = math.prod(shape)
+        if count == 0:
+            return f"dense<> : {self.type}"
+
+        def lit(v: Any) -> str:
+            if isinstance(elem, IntegerType) and elem.width == 1:
+                return "true" if v else "false"
+            if isinstance(elem, FloatType):
+                return format_float(v, elem.name)
+            return str(int(v))
+
+        if self.is_splat:
+            return f"dense<{lit(self.values[0])}> : {self.type}"
+
+        def nest(vals: list[str], dims: tuple[int, ...]) -> str:
+            if not dims:
+                return vals[0]
+            step = len(vals) // dims[0]
+            parts = [nest(vals[i * step : (i + 1) * step], dims[1:]) for i in range(dims[0])]
+            return "[" + ", ".join(parts) + "]"
+
+        return f"dense<{nest([lit(v) for v in self.values], shape)}> : {self.type}"
+
+
+@dataclass(frozen=True, slots=True)
+class AffineMapAttr(Attribute):
+    map: AffineMap
+
+    def __str__(self) -> str:
+        return f"affine_map<{self.map}>"
+
+
+@dataclass(frozen=True, slots=True)
+class TypeAttr(Attribute):
+    type: Type
+
+    def __str__(self) -> str:
+        return str(self.type)
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolRefAttr(Attribute):
+    root: str
+    nested: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return "::".join(f"@{format_symbol(n)}" for n in (self.root, *self.nested))
+
+
+def format_symbol(name: str) -> str:
+    import re
+
+    return name if re.fullmatch(r"[A-Za-z_$.][\w$.\-]*", name) else quote(name)
+
+
+@dataclass(frozen=True, slots=True)
+class EnumAttr(Attribute):
+    """A dialect enum such as ``#vector.kind<add>`` or ``#arith.fastmath<fast>``.
+
+    ``mnemonic`` is ``vector.kind``; ``value`` the keyword (several joined by ``,``).
+    """
+
+    mnemonic: str
+    value: str
+
+    def __str__(self) -> str:
+        return f"#{self.mnemonic}<{self.value}>"
+
+
+@dataclass(frozen=True, slots=True)
+class StridedLayoutAttr(Attribute):
+    """``strided<[?, 1], offset: ?>``; ``None`` stands for a dynamic ``?``."""
+
+    strides: tuple[int | None, ...]
+    offset: int | None = 0
+
+    def __str__(self) -> str:
+        strides = ", ".join("?" if s is None else str(s) for s in self.strides)
+        if self.offset == 0:
+            return f"strided<[{strides}]>"
+        off = "?" if self.offset is None else str(self.offset)
+        return f"strided<[{strides}], offset: {off}>"
+
+
+@dataclass(frozen=True, slots=True)
+class OpaqueAttr(Attribute):
+    """An attribute of a dialect we do not model, kept verbatim (``#gpu.address_space<..>``)."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def int_attr(value: int, type: Type = i64) -> IntegerAttr:
+    return IntegerAttr(int(value), type)
+
+
+def index_attr(value: int) -> IntegerAttr:
+    return IntegerAttr(int(value), IndexType())
+
+
+def i64_array(values: tuple[int, ...] | list[int]) -> DenseArrayAttr:
+    return DenseArrayAttr("i64", tuple(int(v) for v in values))
+
+
+def int_array(values: tuple[int, ...] | list[int]) -> ArrayAttr:
+    """The older ``[1, 2]`` ArrayAttr of i64 that strided-slice ops still use."""
+    return ArrayAttr(tuple(IntegerAttr(int(v)) for v in values))

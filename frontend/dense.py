@@ -1,0 +1,85 @@
+"""Turning ``dense<...>`` literals into flat, row-major tuples of Python numbers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from frontend.types import FloatType, IndexType, IntegerType, Type
+
+_NUMPY = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+
+
+def _element(value: object, elem: Type) -> object:
+    if isinstance(value, tuple) and value and value[0] == "hex":
+        bits = value[1]
+        if isinstance(elem, FloatType):
+            from frontend.parse_attrs import bits_to_float
+
+            return bits_to_float(bits, elem.name)
+        value = bits
+    if isinstance(elem, IntegerType) and elem.width == 1:
+        if isinstance(value, bool) or value in (0, 1):
+            return bool(value)
+        raise ValueError(f"expected a boolean (true/false) for an i1 element, found {value}")
+    if isinstance(elem, (IntegerType, IndexType)):
+        if isinstance(value, float) or isinstance(value, bool):
+            raise ValueError(f"expected an integer element of type {elem}, found {value}")
+        width = 64 if isinstance(elem, IndexType) else elem.width
+        signed = isinstance(elem, IndexType) or elem.signedness != "unsigned"
+        lo, hi = (-(1 << (width - 1)), (1 << width) - 1) if signed else (0, (1 << width) - 1)
+        if not lo <= value <= hi:  # type: ignore[operator]
+            raise ValueError(f"integer {value} does not fit in {elem}")
+        return int(value)  # type: ignore[call-overload]
+    if isinstance(elem, FloatType):
+        if isinstance(value, bool):
+            raise ValueError(f"expected a float element of type {elem}, found {value}")
+        f = float(value)  # type: ignore[arg-type]
+        if elem.name in _NUMPY and math.isfinite(f):
+            with np.errstate(over="ignore"):
+                f = float(_NUMPY[elem.name](f))
+        return f
+    raise ValueError(f"unsupported dense element type {elem}")
+
+
+def flatten_dense(literal: object, shape: tuple[int, ...], elem: Type) -> tuple[object, ...]:
+    """Flat element values; a single (splat) value stays a one-element tuple."""
+    if isinstance(literal, str):  # "0x..." hex blob: raw little-endian element data
+        raw = bytes.fromhex(literal[2:] if literal.startswith("0x") else literal)
+        dtype = {"f16": "<f2", "f32": "<f4", "f64": "<f8"}.get(str(elem))
+        if dtype is None and isinstance(elem, (IntegerType, IndexType)):
+            width = 64 if isinstance(elem, IndexType) else max(8, elem.width)
+            dtype = f"<i{width // 8}"
+        if dtype is None:
+            raise ValueError(f"hex dense literal of {elem} is not supported")
+        arr = np.frombuffer(raw, dtype=dtype)
+        if arr.size not in (1, math.prod(shape)):
+            raise ValueError(f"hex dense literal has {arr.size} elements, type needs {math.prod(shape)}")
+        return tuple(_element(v.item(), elem) for v in arr)
+    if not isinstance(literal, list):
+        return (_element(literal, elem),)
+    count = math.prod(shape)
+    if count == 0:
+        if literal:
+            raise ValueError("dense literal has elements but the type has none")
+        return ()
+    flat: list[object] = []
+
+    def walk(node: object, dims: tuple[int, ...]) -> None:
+        if not dims:
+            if isinstance(node, list):
+                raise ValueError("dense literal is nested deeper than the type's rank")
+            flat.append(_element(node, elem))
+            return
+        if not isinstance(node, list) or len(node) != dims[0]:
+            got = len(node) if isinstance(node, list) else "a scalar"
+            raise ValueError(
+                f"dense literal shape does not match the type: expected {dims[0]} elements "
+                f"at this level, found {got}"
+            )
+        for child in node:
+            walk(child, dims[1:])
+
+    walk(literal, tuple(shape))
+    return tuple(flat)

@@ -1,0 +1,182 @@
+"""The IR every stage shares: values, operations, blocks, regions and modules.
+
+Types and attributes are immutable values (``frontend.types``, ``frontend.attributes``);
+operations are mutable containers so that builders and rewriters can edit them. Each
+operation knows its ``OpSpec`` (``frontend.ops``), the single description of its syntax,
+types and semantics.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator
+
+from frontend.attributes import Attribute
+from frontend.errors import SourceLoc
+from frontend.types import Type
+
+if TYPE_CHECKING:
+    from frontend.ops.spec import OpSpec
+
+
+class Value:
+    """An SSA value: an op result or a block argument. ``name`` is a printing hint."""
+
+    __slots__ = ("type", "name", "owner", "index")
+
+    def __init__(self, type: Type, owner: Operation | Block | None = None, index: int = 0,
+                 name: str | None = None) -> None:
+        self.type = type
+        self.owner = owner
+        self.index = index
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<Value %{self.name or '?'} : {self.type}>"
+
+
+class Operation:
+    """One op: name, operands, results, attributes (inherent and discardable), regions."""
+
+    __slots__ = ("name", "operands", "results", "attributes", "regions", "spec", "loc", "parent")
+
+    def __init__(
+        self,
+        name: str,
+        operands: list[Value] | None = None,
+        result_types: list[Type] | None = None,
+        attributes: dict[str, Attribute] | None = None,
+        regions: list[Region] | None = None,
+        loc: SourceLoc | None = None,
+    ) -> None:
+        from frontend.ops import lookup
+
+        self.name = name
+        self.spec: OpSpec | None = lookup(name)
+        self.operands = list(operands or [])
+        self.results = [Value(t, self, i) for i, t in enumerate(result_types or [])]
+        self.attributes = dict(attributes or {})
+        self.regions = list(regions or [])
+        for r in self.regions:
+            r.parent = self
+        self.loc = loc
+        self.parent: Block | None = None
+
+    @property
+    def result(self) -> Value:
+        assert len(self.results) == 1, f"{self.name} has {len(self.results)} results"
+        return self.results[0]
+
+    @property
+    def result_types(self) -> list[Type]:
+        return [r.type for r in self.results]
+
+    def attr(self, name: str, default: Any = None) -> Any:
+        return self.attributes.get(name, default)
+
+    def operand_groups(self) -> dict[str, list[Value]]:
+        """Operands by their spec names (variadic and optional groups resolved)."""
+        assert self.spec is not None
+        return self.spec.group_operands(self)
+
+    def operand(self, name: str) -> Value | None:
+        group = self.operand_groups().get(name)
+        return group[0] if group else None
+
+    def walk(self) -> Iterator[Operation]:
+        """This op and every op nested in its regions, in textual order."""
+        yield self
+        for region in self.regions:
+            for block in region.blocks:
+                for op in block.ops:
+                    yield from op.walk()
+
+    def __repr__(self) -> str:
+        return f"<Operation {self.name}>"
+
+
+class Block:
+    """A list of ops with typed arguments (``^bb0(%x: f32):``)."""
+
+    __slots__ = ("args", "ops", "label", "parent")
+
+    def __init__(self, arg_types: list[Type] | None = None, label: str | None = None) -> None:
+        self.args = [Value(t, self, i) for i, t in enumerate(arg_types or [])]
+        self.ops: list[Operation] = []
+        self.label = label
+        self.parent: Region | None = None
+
+    def append(self, op: Operation) -> Operation:
+        op.parent = self
+        self.ops.append(op)
+        return op
+
+    def add_arg(self, type: Type, name: str | None = None) -> Value:
+        v = Value(type, self, len(self.args), name)
+        self.args.append(v)
+        return v
+
+    @property
+    def terminator(self) -> Operation | None:
+        return self.ops[-1] if self.ops else None
+
+
+class Region:
+    """A list of blocks owned by an op (``scf.for``'s body, ``func.func``'s body)."""
+
+    __slots__ = ("blocks", "parent")
+
+    def __init__(self, blocks: list[Block] | None = None) -> None:
+        self.blocks = list(blocks or [])
+        for b in self.blocks:
+            b.parent = self
+        self.parent: Operation | None = None
+
+    def append(self, block: Block) -> Block:
+        block.parent = self
+        self.blocks.append(block)
+        return block
+
+    @property
+    def block(self) -> Block:
+        return self.blocks[0]
+
+
+class Module:
+    """A ``builtin.module``: its attributes and a body of top-level ops (functions, globals)."""
+
+    def __init__(self, ops: list[Operation] | None = None,
+                 attributes: dict[str, Attribute] | None = None, name: str | None = None,
+                 source: str = "<input>") -> None:
+        self.body = Block()
+        for op in ops or []:
+            self.body.append(op)
+        self.attributes = dict(attributes or {})
+        self.name = name
+        self.source = source
+
+    @property
+    def ops(self) -> list[Operation]:
+        return self.body.ops
+
+    def functions(self) -> dict[str, Operation]:
+        return {
+            op.attributes["sym_name"].value: op  # type: ignore[attr-defined]
+            for op in self.body.ops
+            if op.name == "func.func"
+        }
+
+    def lookup_symbol(self, name: str) -> Operation | None:
+        for op in self.body.ops:
+            sym = op.attributes.get("sym_name")
+            if sym is not None and getattr(sym, "value", None) == name:
+                return op
+        return None
+
+    def walk(self) -> Iterator[Operation]:
+        for op in self.body.ops:
+            yield from op.walk()
+
+    def __str__(self) -> str:
+        from frontend.printer import print_module
+
+        return print_module(self)

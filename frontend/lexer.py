@@ -1,0 +1,168 @@
+"""Character-level scanning shared by every grammar layer of the parser.
+
+MLIR's grammar is context-sensitive at the token level (``4x8xf32`` is one shape, not an
+integer and an identifier), so instead of a token stream we keep a cursor into the text and
+match compiled regular expressions at it. Naming rule (as in xDSL): ``try_*`` returns None
+(or False) and consumes nothing when the input does not fit; ``expect_*``/``parse_*`` raise
+a ``ParseError`` that points at the offending character.
+"""
+
+from __future__ import annotations
+
+import re
+
+from frontend.errors import ParseError, locate
+
+_WS = re.compile(r"(?:\s+|//[^\n]*)*")
+BARE_ID = re.compile(r"[A-Za-z_][\w$.]*")
+SUFFIX_ID = r"(?:\d+|[A-Za-z_$.\-][\w$.\-]*)"
+SSA_ID = re.compile(r"%" + SUFFIX_ID + r"(?:#\d+)?")
+BLOCK_ID = re.compile(r"\^" + SUFFIX_ID)
+SYMBOL_ID = re.compile(r"@(?:" + SUFFIX_ID + r'|"(?:[^"\\]|\\.)*")')
+ALIAS_ID = re.compile(r"[#!][A-Za-z_][\w$.]*")
+INTEGER = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+)")
+FLOAT = re.compile(r"[-+]?\d+\.\d*(?:[eE][-+]?\d+)?")
+STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{2})|(.))")
+
+
+def unquote(literal: str) -> str:
+    """The value of an MLIR string literal (``\\n``, ``\\t``, ``\\"``, ``\\\\``, ``\\XX``)."""
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group(1):
+            return chr(int(m.group(1), 16))
+        return {"n": "\n", "t": "\t"}.get(m.group(2), m.group(2))
+
+    raw = _ESCAPE.sub(sub, literal[1:-1])
+    try:
+        return raw.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return raw
+
+
+class Lexer:
+    """A cursor over one source text with the primitive matchers."""
+
+    def __init__(self, text: str, file: str = "<input>") -> None:
+        self.text = text
+        self.file = file
+        self.pos = 0
+
+    # -- diagnostics --------------------------------------------------------------------
+    def error(self, message: str, pos: int | None = None) -> ParseError:
+        if pos is None:
+            self.skip_ws()
+            pos = self.pos
+        return ParseError(message, locate(self.file, self.text, pos))
+
+    def found(self) -> str:
+        """What stands at the cursor, for 'expected X, found Y' messages."""
+        self.skip_ws()
+        if self.pos >= len(self.text):
+            return "end of input"
+        m = re.compile(r"[\w%#@^!.$\-]+|\S").match(self.text, self.pos)
+        return f"'{m.group(0)}'" if m else "end of input"
+
+    # -- primitives ---------------------------------------------------------------------
+    def skip_ws(self) -> None:
+        self.pos = _WS.match(self.text, self.pos).end()
+
+    def at_end(self) -> bool:
+        self.skip_ws()
+        return self.pos >= len(self.text)
+
+    def peek(self, s: str) -> bool:
+        self.skip_ws()
+        return self.text.startswith(s, self.pos)
+
+    def try_punct(self, s: str) -> bool:
+        self.skip_ws()
+        if self.text.startswith(s, self.pos):
+            self.pos += len(s)
+            return True
+        return False
+
+    def expect_punct(self, s: str, context: str = "") -> None:
+        if not self.try_punct(s):
+            where = f" {context}" if context else ""
+            raise self.error(f"expected '{s}'{where}, found {self.found()}")
+
+    def try_regex(self, pattern: re.Pattern[str]) -> str | None:
+        self.skip_ws()
+        m = pattern.match(self.text, self.pos)
+        if m is None:
+            return None
+        self.pos = m.end()
+        return m.group(0)
+
+    def try_keyword(self, word: str) -> bool:
+        """Consume ``word`` only as a whole identifier (``to`` does not match ``total``)."""
+        self.skip_ws()
+        end = self.pos + len(word)
+        if self.text.startswith(word, self.pos) and not (
+            end < len(self.text) and (self.text[end].isalnum() or self.text[end] in "_$.")
+        ):
+            self.pos = end
+            return True
+        return False
+
+    def expect_keyword(self, word: str, context: str = "") -> None:
+        if not self.try_keyword(word):
+            where = f" {context}" if context else ""
+            raise self.error(f"expected '{word}'{where}, found {self.found()}")
+
+    def try_bare_id(self) -> str | None:
+        return self.try_regex(BARE_ID)
+
+    def expect_bare_id(self, what: str = "identifier") -> str:
+        name = self.try_bare_id()
+        if name is None:
+            raise self.error(f"expected {what}, found {self.found()}")
+        return name
+
+    def try_int(self) -> int | None:
+        self.skip_ws()
+        m = INTEGER.match(self.text, self.pos)
+        if m is None or FLOAT.match(self.text, self.pos):
+            return None
+        self.pos = m.end()
+        return int(m.group(0), 0) if "x" in m.group(0) else int(m.group(0))
+
+    def expect_int(self, what: str = "integer") -> int:
+        value = self.try_int()
+        if value is None:
+            raise self.error(f"expected {what}, found {self.found()}")
+        return value
+
+    def try_string(self) -> str | None:
+        lit = self.try_regex(STRING)
+        return None if lit is None else unquote(lit)
+
+    def expect_string(self, what: str = "string literal") -> str:
+        value = self.try_string()
+        if value is None:
+            raise self.error(f"expected {what}, found {self.found()}")
+        return value
+
+    def balanced(self, open_: str, close: str) -> str:
+        """The text of a balanced ``<...>``/``(...)`` group at the cursor, consumed whole."""
+        self.skip_ws()
+        start, depth = self.pos, 0
+        text = self.text
+        i = self.pos
+        while i < len(text):
+            c = text[i]
+            if c == '"':
+                m = STRING.match(text, i)
+                i = m.end() if m else i + 1
+                continue
+            if c == open_:
+                depth += 1
+            elif c == close and not (close == ">" and i > 0 and text[i - 1] == "-"):
+                depth -= 1
+                if depth == 0:
+                    self.pos = i + 1
+                    return text[start : i + 1]
+            i += 1
+        raise self.error(f"unbalanced '{open_}'", start)

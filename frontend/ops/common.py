@@ -1,0 +1,39 @@
+"""Helpers shared by the dialect tables: errors tied to an op, typed operand access."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from frontend.errors import VerifyError
+from frontend.ir import Operation
+from frontend.types import Type, VectorType
+
+
+def fail(op: Operation, message: str) -> VerifyError:
+    """A verifier error at the op, phrased like MLIR's ``'vector.x' op ...``."""
+    return VerifyError(f"'{op.name}' op {message}", op.loc)
+
+
+def operand_type(op: Operation, name: str) -> Type | None:
+    v = op.operand(name)
+    return None if v is None else v.type
+
+
+def vec(op: Operation, name: str) -> VectorType:
+    t = operand_type(op, name)
+    if not isinstance(t, VectorType):
+        raise fail(op, f"operand '{name}' must be a vector, but got {t}")
+    return t
+
+
+def ints(attr: Any) -> tuple[int, ...]:
+    """Integer values of a DenseArrayAttr or an ArrayAttr of IntegerAttr."""
+    if attr is None:
+        return ()
+    if hasattr(attr, "element"):
+        return tuple(attr.values)
+    return tuple(v.value for v in attr.values)
+
+
+def is_permutation(perm: tuple[int, ...], n: int) -> bool:
+    return sorted(perm) == list(range(n))

@@ -1,0 +1,168 @@
+"""Attribute kinds: how each attribute is spelled in custom formats and what it may hold."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from frontend.attributes import (
+    AffineMapAttr,
+    ArrayAttr,
+    Attribute,
+    DenseArrayAttr,
+    DictAttr,
+    EnumAttr,
+    FloatAttr,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+    UnitAttr,
+)
+from frontend.ops.spec import AttrKind
+from frontend.types import FunctionType, IntegerType, i64
+
+
+def _dense_i64(a: Attribute) -> bool:
+    return isinstance(a, DenseArrayAttr) and a.element == "i64"
+
+
+def _parse_i64_list(p: Any) -> DenseArrayAttr:
+    p.expect_punct("[", "to open integer list")
+    values: list[int] = []
+    if not p.try_punct("]"):
+        values.append(p.expect_int())
+        while p.try_punct(","):
+            values.append(p.expect_int())
+        p.expect_punct("]", "to close integer list")
+    return DenseArrayAttr("i64", tuple(values))
+
+
+I64_LIST = AttrKind(
+    "i64 dense array",
+    _dense_i64,
+    parse=_parse_i64_list,
+    show=lambda a: "[" + ", ".join(map(str, a.values)) + "]",  # type: ignore[attr-defined]
+)
+
+
+def _int_array(a: Attribute) -> bool:
+    return isinstance(a, ArrayAttr) and all(
+        isinstance(v, IntegerAttr) and v.type == i64 for v in a.values
+    )
+
+
+I64_ARRAY = AttrKind("64-bit integer array attribute", _int_array)
+BOOL_ARRAY = AttrKind(
+    "1-bit boolean array attribute",
+    lambda a: isinstance(a, ArrayAttr)
+    and all(isinstance(v, IntegerAttr) and v.type == IntegerType(1) for v in a.values),
+)
+
+
+def enum_kind(mnemonic: str) -> AttrKind:
+    """``#vector.kind<add>`` generically, ``<add>`` in custom formats."""
+
+    def parse(p: Any) -> EnumAttr:
+        if p.peek("#"):
+            a = p.parse_attribute()
+            if not (isinstance(a, EnumAttr) and a.mnemonic == mnemonic):
+                raise p.error(f"expected #{mnemonic}<...>")
+            return a
+        return EnumAttr(mnemonic, p.parse_enum_body(mnemonic))
+
+    return AttrKind(
+        f"#{mnemonic} attribute",
+        lambda a: isinstance(a, EnumAttr) and a.mnemonic == mnemonic,
+        parse=parse,
+        show=lambda a: f"<{a.value}>",  # type: ignore[attr-defined]
+    )
+
+
+COMBINING_KIND = enum_kind("vector.kind")
+PUNCTUATION = enum_kind("vector.punctuation")
+FASTMATH = enum_kind("arith.fastmath")
+OVERFLOW = enum_kind("arith.overflow")
+ROUNDING = enum_kind("arith.roundingmode")
+
+
+def _parse_int(p: Any) -> IntegerAttr:
+    return IntegerAttr(p.expect_int(), i64)
+
+
+I64 = AttrKind(
+    "64-bit signless integer attribute",
+    lambda a: isinstance(a, IntegerAttr) and a.type == i64,
+    parse=_parse_int,
+    show=lambda a: str(a.value),  # type: ignore[attr-defined]
+)
+I32 = AttrKind(
+    "32-bit signless integer attribute",
+    lambda a: isinstance(a, IntegerAttr) and a.type == IntegerType(32),
+)
+INDEX_ATTR = AttrKind("index attribute", lambda a: isinstance(a, IntegerAttr))
+BOOL = AttrKind(
+    "bool attribute", lambda a: isinstance(a, IntegerAttr) and a.type == IntegerType(1)
+)
+UNIT = AttrKind("unit attribute", lambda a: isinstance(a, UnitAttr))
+STRING = AttrKind(
+    "string attribute",
+    lambda a: isinstance(a, StringAttr),
+    parse=lambda p: StringAttr(p.expect_string()),
+    show=str,
+)
+SYMBOL_NAME = AttrKind(
+    "symbol name",
+    lambda a: isinstance(a, StringAttr),
+    parse=lambda p: StringAttr(p._symbol_name()),
+    show=lambda a: f"@{a.value}",  # type: ignore[attr-defined]
+)
+SYMBOL_REF = AttrKind("symbol reference", lambda a: isinstance(a, SymbolRefAttr))
+AFFINE_MAP = AttrKind("AffineMap attribute", lambda a: isinstance(a, AffineMapAttr))
+MAP_ARRAY = AttrKind(
+    "array of affine maps",
+    lambda a: isinstance(a, ArrayAttr) and all(isinstance(v, AffineMapAttr) for v in a.values),
+)
+ITERATOR_ARRAY = AttrKind(
+    "array of #vector.iterator_type",
+    lambda a: isinstance(a, ArrayAttr)
+    and all(
+        (isinstance(v, EnumAttr) and v.mnemonic == "vector.iterator_type")
+        or (isinstance(v, StringAttr) and v.value in ("parallel", "reduction"))
+        for v in a.values
+    ),
+)
+TYPE = AttrKind("type attribute", lambda a: isinstance(a, TypeAttr))
+FUNCTION_TYPE = AttrKind(
+    "function type", lambda a: isinstance(a, TypeAttr) and isinstance(a.type, FunctionType)
+)
+ANY_ATTR = AttrKind("attribute", lambda a: True)
+TYPED_VALUE = AttrKind(
+    "typed constant",
+    lambda a: isinstance(a, (IntegerAttr, FloatAttr)) or hasattr(a, "values"),
+)
+DICT_ARRAY = AttrKind(
+    "array of dictionaries",
+    lambda a: isinstance(a, ArrayAttr) and all(isinstance(v, DictAttr) for v in a.values),
+)
+
+
+def predicate_kind(names: tuple[str, ...]) -> AttrKind:
+    """Comparison predicates: stored as i64 like MLIR, spelled by keyword in custom form."""
+
+    def parse(p: Any) -> IntegerAttr:
+        start = p.pos
+        word = p.try_bare_id()
+        if word is None:
+            s = p.try_string()  # older spelling: "slt"
+            word = s
+        if word not in names:
+            p.pos = start
+            raise p.error(f"expected predicate (one of {', '.join(names)}), found {p.found()}")
+        return IntegerAttr(names.index(word), i64)
+
+    return AttrKind(
+        "comparison predicate",
+        lambda a: isinstance(a, IntegerAttr) and 0 <= a.value < len(names),
+        parse=parse,
+        show=lambda a: names[a.value],  # type: ignore[attr-defined]
+    )

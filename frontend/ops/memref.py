@@ -1,0 +1,243 @@
+"""The ``memref`` dialect subset vector programs use: buffers, element access, views, globals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from frontend.attributes import (
+    DenseElementsAttr,
+    StringAttr,
+    TypeAttr,
+    UnitAttr,
+)
+from frontend.ir import Operation
+from frontend.ops import register
+from frontend.ops.common import fail, ints
+from frontend.ops.kinds import ANY_ATTR, I64, I64_LIST, STRING, SYMBOL_NAME, SYMBOL_REF, TYPE, UNIT
+from frontend.ops.spec import (
+    ANY,
+    DYNAMIC_INDEX,
+    INDEX,
+    MEMREF,
+    PURE,
+    READS,
+    SYMBOL,
+    VARIADIC,
+    WRITES,
+    Attr,
+    Operand,
+    OpSpec,
+    Result,
+)
+from frontend.types import IndexType, MemRefType, UnrankedMemRefType
+
+ANY_MEMREF = MEMREF.__class__(
+    "memref", lambda t: isinstance(t, (MemRefType, UnrankedMemRefType))
+)
+ALLOC = frozenset({WRITES})  # allocation is an effect: two allocs must never merge
+
+
+def _verify_alloc(op: Operation) -> None:
+    t = op.results[0].type
+    groups = op.operand_groups()
+    dynamic = sum(s is None for s in t.shape)
+    if len(groups["dynamicSizes"]) != dynamic:
+        raise fail(op, f"dimension operand count does not equal memref dynamic dimension count "
+                       f"({len(groups['dynamicSizes'])} vs {dynamic})")
+
+
+def _alloc(name: str) -> OpSpec:
+    return OpSpec(
+        f"memref.{name}",
+        operands=(Operand("dynamicSizes", INDEX, VARIADIC),
+                  Operand("symbolOperands", INDEX, VARIADIC)),
+        results=(Result("memref", MEMREF),),
+        attrs=(Attr("alignment", I64, optional=True),),
+        traits=ALLOC,
+        format="`(` $dynamicSizes `)` (`` `[` $symbolOperands^ `]`)? attr-dict `:` type($memref)",
+        verify=_verify_alloc,
+    )
+
+
+def _indices(op: Operation) -> None:
+    t = op.operand("memref").type
+    if len(op.operand_groups()["indices"]) != t.rank:
+        raise fail(op, f"incorrect number of indices for the memref: expected {t.rank}")
+
+
+def _verify_store(op: Operation) -> None:
+    _indices(op)
+    if op.operand("value").type != op.operand("memref").type.element:
+        raise fail(op, "value type must match the memref element type")
+
+
+# -- subview --------------------------------------------------------------------------------------
+def _verify_subview(op: Operation) -> None:
+    src = op.operand("source").type
+    for name in ("static_offsets", "static_sizes", "static_strides"):
+        if len(ints(op.attributes[name])) != src.rank:
+            raise fail(op, f"expected {src.rank} entries in {name[7:]}")
+    res = op.results[0].type
+    if res.element != src.element:
+        raise fail(op, "result element type must match the source element type")
+    sizes = ints(op.attributes["static_sizes"])
+    kept = [s for s in sizes if s != 1 or s == DYNAMIC_INDEX]
+    if res.rank not in (len(sizes), len(kept)) and res.rank > len(sizes):
+        raise fail(op, "result rank is larger than the source rank")
+
+
+# -- global ----------------------------------------------------------------------------------------
+def _parse_global(p: Any, st: Any) -> None:
+    """``memref.global ["private"] [constant] @name : type [= dense<..> | uninitialized]``."""
+    vis = p.try_string()
+    if vis is not None:
+        st.attrs["sym_visibility"] = StringAttr(vis)
+    if p.try_keyword("constant"):
+        st.attrs["constant"] = UnitAttr()
+    st.attrs["sym_name"] = StringAttr(p._symbol_name())
+    p.expect_punct(":", "and the global's type")
+    p.skip_ws()
+    pos = p.pos
+    t = p.parse_type()
+    if not isinstance(t, MemRefType):
+        raise p.error("memref.global needs a memref type", pos)
+    st.attrs["type"] = TypeAttr(t)
+    if p.try_punct("="):
+        if p.try_keyword("uninitialized"):
+            st.attrs["initial_value"] = UnitAttr()
+        else:
+            from frontend.dense import flatten_dense
+
+            vpos = p.pos
+            p.expect_keyword("dense")
+            p.expect_punct("<")
+            literal: Any = [] if p.peek(">") else p._dense_literal()
+            p.expect_punct(">")
+            try:
+                values = flatten_dense(literal, t.shape, t.element)  # type: ignore[arg-type]
+            except ValueError as e:
+                raise p.error(str(e), vpos) from None
+            from frontend.types import TensorType
+
+            st.attrs["initial_value"] = DenseElementsAttr(TensorType(t.shape, t.element), values)
+    if p.peek("{"):
+        st.attrs.update(p.parse_attr_dict().entries)
+    st.all_result_types = []
+
+
+def _print_global(pr: Any, op: Operation) -> str:
+    a = op.attributes
+    text = ""
+    if "sym_visibility" in a:
+        text += f"{a['sym_visibility']} "
+    if "constant" in a:
+        text += "constant "
+    text += f"@{a['sym_name'].value} : {a['type'].type}"
+    init = a.get("initial_value")
+    if isinstance(init, UnitAttr):
+        text += " = uninitialized"
+    elif init is not None:
+        body = str(init)
+        text += " = " + body[: body.rindex(" : ")]
+    rest = pr.attr_dict(op, {"sym_visibility", "constant", "sym_name", "type", "initial_value"})
+    return text + (f" {rest}" if rest else "")
+
+
+def _verify_get_global(op: Operation) -> None:
+    module_op = op
+    while module_op.parent is not None and module_op.parent.parent is not None:
+        owner = module_op.parent.parent.parent
+        if owner is None:
+            break
+        module_op = owner
+
+
+register(
+    _alloc("alloc"),
+    _alloc("alloca"),
+    OpSpec(
+        "memref.dealloc",
+        operands=(Operand("memref", ANY_MEMREF),),
+        traits=frozenset({WRITES}),
+        format="$memref attr-dict `:` type($memref)",
+    ),
+    OpSpec(
+        "memref.load",
+        operands=(Operand("memref", MEMREF), Operand("indices", INDEX, VARIADIC)),
+        results=(Result("result", ANY),),
+        attrs=(Attr("nontemporal", ANY_ATTR, optional=True),),
+        traits=frozenset({READS}),
+        format="$memref `[` $indices `]` attr-dict `:` type($memref)",
+        infer=lambda op: [op.operand("memref").type.element],
+        verify=_indices,
+    ),
+    OpSpec(
+        "memref.store",
+        operands=(Operand("value", ANY), Operand("memref", MEMREF),
+                  Operand("indices", INDEX, VARIADIC)),
+        attrs=(Attr("nontemporal", ANY_ATTR, optional=True),),
+        traits=frozenset({WRITES}),
+        format="$value `,` $memref `[` $indices `]` attr-dict `:` type($memref)",
+        verify=_verify_store,
+    ),
+    OpSpec(
+        "memref.cast",
+        operands=(Operand("source", ANY_MEMREF),),
+        results=(Result("dest", ANY_MEMREF),),
+        traits=frozenset({PURE}),
+        format="$source attr-dict `:` type($source) `to` type($dest)",
+    ),
+    OpSpec(
+        "memref.subview",
+        operands=(
+            Operand("source", MEMREF),
+            Operand("offsets", INDEX, VARIADIC),
+            Operand("sizes", INDEX, VARIADIC),
+            Operand("strides", INDEX, VARIADIC),
+        ),
+        results=(Result("result", MEMREF),),
+        attrs=(Attr("static_offsets", I64_LIST), Attr("static_sizes", I64_LIST),
+               Attr("static_strides", I64_LIST)),
+        traits=frozenset({PURE}),
+        format="$source `` custom<DynamicIndexList>($offsets, $static_offsets) "
+        "custom<DynamicIndexList>($sizes, $static_sizes) "
+        "custom<DynamicIndexList>($strides, $static_strides) attr-dict `:` type($source) `to` "
+        "type($result)",
+        verify=_verify_subview,
+    ),
+    OpSpec(
+        "memref.global",
+        attrs=(
+            Attr("sym_name", SYMBOL_NAME),
+            Attr("sym_visibility", STRING, optional=True),
+            Attr("type", TYPE),
+            Attr("initial_value", ANY_ATTR, optional=True),
+            Attr("constant", UNIT, optional=True),
+            Attr("alignment", I64, optional=True),
+        ),
+        traits=frozenset({SYMBOL}),
+        parse=_parse_global,
+        print=_print_global,
+    ),
+    OpSpec(
+        "memref.get_global",
+        results=(Result("result", MEMREF),),
+        attrs=(Attr("name", SYMBOL_REF),),
+        traits=frozenset({PURE}),
+        format="$name `:` type($result) attr-dict",
+    ),
+    OpSpec(
+        "memref.dim",
+        operands=(Operand("source", ANY_MEMREF), Operand("index", INDEX)),
+        results=(Result("result", INDEX),),
+        traits=frozenset({PURE}),
+        format="attr-dict $source `,` $index `:` type($source)",
+        infer=lambda op: [IndexType()],
+    ),
+    OpSpec(
+        "memref.copy",
+        operands=(Operand("source", ANY_MEMREF), Operand("target", ANY_MEMREF)),
+        traits=frozenset({READS, WRITES}),
+        format="$source `,` $target attr-dict `:` type($source) `to` type($target)",
+    ),
+)

@@ -1,0 +1,228 @@
+"""``OpSpec``: the one description of an op that every stage reads.
+
+Like an ODS record in MLIR, a spec names the op's operands, results, attributes and regions
+with their constraints, its assembly format, its result-type rule, its verifier and its numpy
+semantics. The parser and printer interpret ``format``; the verifier checks the declared
+constraints and then calls ``verify``; the interpreter calls ``eval``; the e-graph schema is
+generated from the operand and attribute lists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+from frontend.attributes import Attribute, DenseArrayAttr
+from frontend.types import (
+    FloatType,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    TensorType,
+    Type,
+    VectorType,
+    element_type,
+)
+
+if TYPE_CHECKING:
+    from frontend.ir import Operation, Value
+
+SINGLE, OPTIONAL, VARIADIC = "single", "optional", "variadic"
+
+# Traits: what rewriting and effect analysis may assume.
+PURE = "pure"  # no memory effect: may be reordered, merged, removed when unused
+ELEMENTWISE = "elementwise"  # applies lane by lane; commutes with shape-only ops
+TERMINATOR = "terminator"
+READS = "reads"  # reads memory
+WRITES = "writes"  # writes memory
+PRINTS = "prints"  # writes stdout
+MASKABLE = "maskable"  # may sit inside vector.mask
+ISOLATED = "isolated"  # regions do not see outer values (func.func)
+SYMBOL = "symbol"  # defines a symbol (func.func, memref.global)
+COMMUTATIVE = "commutative"
+
+DYNAMIC_INDEX = -(2**63)  # MLIR's ShapedType::kDynamic marker inside static index lists
+
+
+@dataclass(frozen=True, slots=True)
+class TypeConstraint:
+    """A named predicate on types, with the phrase used in error messages."""
+
+    description: str
+    check: Callable[[Type], bool]
+
+    def __or__(self, other: TypeConstraint) -> TypeConstraint:
+        return TypeConstraint(
+            f"{self.description} or {other.description}",
+            lambda t: self.check(t) or other.check(t),
+        )
+
+
+def _is_int(t: Type) -> bool:
+    return isinstance(t, IntegerType) and t.signedness == "signless"
+
+
+ANY = TypeConstraint("any type", lambda t: True)
+INDEX = TypeConstraint("index", lambda t: isinstance(t, IndexType))
+SIGNLESS_INT = TypeConstraint("signless integer", _is_int)
+FLOAT = TypeConstraint("floating-point", lambda t: isinstance(t, FloatType))
+INT_OR_INDEX = TypeConstraint(
+    "signless integer or index", lambda t: _is_int(t) or isinstance(t, IndexType)
+)
+I1 = TypeConstraint("i1", lambda t: t == IntegerType(1))
+VECTOR = TypeConstraint("vector", lambda t: isinstance(t, VectorType))
+MEMREF = TypeConstraint("memref", lambda t: isinstance(t, MemRefType))
+SHAPED = TypeConstraint("memref or ranked tensor", lambda t: isinstance(t, (MemRefType, TensorType)))
+MASK = TypeConstraint(
+    "vector of i1", lambda t: isinstance(t, VectorType) and t.element == IntegerType(1)
+)
+FIXED_VECTOR = TypeConstraint(
+    "fixed-length vector", lambda t: isinstance(t, VectorType) and not t.is_scalable
+)
+
+
+def like(scalar: TypeConstraint) -> TypeConstraint:
+    """``scalar`` or a vector (or tensor) of it: the operand shape of arith/math ops."""
+    return TypeConstraint(
+        f"{scalar.description}-like",
+        lambda t: scalar.check(t)
+        or (isinstance(t, (VectorType, TensorType)) and scalar.check(element_type(t))),
+    )
+
+
+def vector_of(scalar: TypeConstraint) -> TypeConstraint:
+    return TypeConstraint(
+        f"vector of {scalar.description}",
+        lambda t: isinstance(t, VectorType) and scalar.check(t.element),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Operand:
+    name: str
+    constraint: TypeConstraint = ANY
+    kind: str = SINGLE
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    name: str
+    constraint: TypeConstraint = ANY
+    kind: str = SINGLE
+
+
+@dataclass(frozen=True, slots=True)
+class AttrKind:
+    """How one attribute is spelled inside a custom assembly format, and what it may hold.
+
+    ``parse(p)`` reads the custom spelling, ``show(a)`` writes it, ``check(a)`` validates
+    an attribute from any source (generic form, builder).
+    """
+
+    description: str
+    check: Callable[[Attribute], bool]
+    parse: Callable[[Any], Attribute] | None = None
+    show: Callable[[Attribute], str] | None = None
+
+    def try_parse(self, p: Any) -> Attribute | None:
+        """Parse the custom spelling if it is present at the cursor (for optional groups)."""
+        save = p.pos
+        if self.parse is None:
+            a = p.try_attribute()
+            return a if a is not None and self.check(a) else _reset(p, save)
+        try:
+            return self.parse(p)
+        except Exception:
+            p.pos = save
+            return None
+
+
+def _reset(p: Any, pos: int) -> None:
+    p.pos = pos
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Attr:
+    name: str
+    kind: AttrKind
+    optional: bool = False
+    default: Attribute | None = None
+
+
+@dataclass(slots=True)
+class OpSpec:
+    """One op of one dialect: its signature, syntax, type rules and semantics."""
+
+    name: str
+    summary: str = ""
+    operands: tuple[Operand, ...] = ()
+    results: tuple[Result, ...] = ()
+    attrs: tuple[Attr, ...] = ()
+    regions: tuple[str, ...] = ()
+    traits: frozenset[str] = frozenset()
+    format: str | None = None  # ODS-style assembly format, interpreted by frontend.format
+    parse: Callable[..., Any] | None = None  # custom parser: (parser, state) -> None
+    print: Callable[..., str] | None = None  # custom printer: (printer, op) -> str
+    infer: Callable[..., list[Type]] | None = None  # result types from operand types + attrs
+    verify: Callable[[Operation], None] | None = None  # raises VerifyError via op_error
+    eval: Callable[..., Any] | None = None  # numpy semantics (see eqsat.interpret)
+    # Attributes whose implied value depends on types (transfer maps): filled after parsing,
+    # and left out of the custom form while they still hold the implied value.
+    complete: Callable[[Operation], None] | None = None
+    implicit: Callable[[Operation], set[str]] | None = None
+    since: int = 0  # MLIR versions: removed in MLIR 22 ops carry until=21
+    until: int = 99
+    compiled_format: Any = field(default=None, repr=False)
+
+    @property
+    def dialect(self) -> str:
+        return self.name.split(".", 1)[0]
+
+    @property
+    def mnemonic(self) -> str:
+        return self.name.split(".", 1)[1]
+
+    def has(self, trait: str) -> bool:
+        return trait in self.traits
+
+    def attr_def(self, name: str) -> Attr | None:
+        return next((a for a in self.attrs if a.name == name), None)
+
+    def needs_segments(self) -> bool:
+        """More than one optional/variadic operand group: MLIR stores explicit sizes."""
+        return sum(o.kind != SINGLE for o in self.operands) > 1
+
+    def group_operands(self, op: Operation) -> dict[str, list[Value]]:
+        sizes = self.segment_sizes(op)
+        out: dict[str, list[Value]] = {}
+        i = 0
+        for o, n in zip(self.operands, sizes):
+            out[o.name] = op.operands[i : i + n]
+            i += n
+        return out
+
+    def segment_sizes(self, op: Operation) -> list[int]:
+        if self.needs_segments():
+            seg = op.attributes.get("operandSegmentSizes")
+            if isinstance(seg, DenseArrayAttr):
+                return list(seg.values)
+        flexible = [o for o in self.operands if o.kind != SINGLE]
+        fixed = len(self.operands) - len(flexible)
+        rest = len(op.operands) - fixed
+        return [1 if o.kind == SINGLE else rest for o in self.operands]
+
+    def group_results(self, op: Operation) -> dict[str, list[Value]]:
+        fixed = sum(r.kind == SINGLE for r in self.results)
+        rest = len(op.results) - fixed
+        out: dict[str, list[Value]] = {}
+        i = 0
+        for r in self.results:
+            n = 1 if r.kind == SINGLE else rest
+            out[r.name] = op.results[i : i + n]
+            i += n
+        return out
+
+
+def segments_attr(sizes: list[int]) -> DenseArrayAttr:
+    return DenseArrayAttr("i32", tuple(sizes))

@@ -1,0 +1,583 @@
+"""The ``vector`` dialect: all 43 ops of the seed documentation (seed 000, "Operations").
+
+Each spec carries the assembly format verbatim from the seed (or MLIR 22 where the seed is
+wrong, see SEED-INVENTORY §6), the result-type rule and the verifier. Semantics are attached
+by ``frontend.ops.vector_eval``.
+"""
+
+from __future__ import annotations
+
+from frontend.ops import register
+from frontend.ops.common import fail
+from frontend.ops.kinds import (
+    AFFINE_MAP,
+    BOOL,
+    BOOL_ARRAY,
+    COMBINING_KIND,
+    FASTMATH,
+    I32,
+    I64,
+    I64_ARRAY,
+    I64_LIST,
+    ITERATOR_ARRAY,
+    MAP_ARRAY,
+    PUNCTUATION,
+    STRING,
+)
+from frontend.ops.spec import (
+    ANY,
+    ELEMENTWISE,
+    FIXED_VECTOR,
+    INDEX,
+    INT_OR_INDEX,
+    MASK,
+    MASKABLE,
+    MEMREF,
+    OPTIONAL,
+    PRINTS,
+    PURE,
+    READS,
+    SHAPED,
+    TERMINATOR,
+    VARIADIC,
+    VECTOR,
+    WRITES,
+    Attr,
+    Operand,
+    OpSpec,
+    Result,
+    vector_of,
+)
+from frontend.ops.spec import FLOAT as FLOAT_T
+from frontend.attributes import EnumAttr
+from frontend.ops import vector_verify as vv
+from frontend.ops.vector_syntax import (
+    complete_transfer,
+    implicit_transfer,
+    parse_contract,
+    parse_mask,
+    print_contract,
+    print_mask,
+)
+from frontend.types import IndexType, TensorType, VectorType, index
+
+ADD = EnumAttr("vector.kind", "add")
+NEWLINE = EnumAttr("vector.punctuation", "newline")
+NO_FASTMATH = EnumAttr("arith.fastmath", "none")
+P = frozenset({PURE})
+PM = frozenset({PURE, MASKABLE})
+
+
+def _same_as(name: str):
+    return lambda op: [op.operand(name).type]
+
+
+def _fmt_to(src: str, dst: str) -> str:
+    return f"${src} attr-dict `:` type(${src}) `to` type(${dst})"
+
+
+register(
+    OpSpec(
+        "vector.vscale",
+        "Load vector scale size",
+        results=(Result("res", INDEX),),
+        traits=P,
+        format="attr-dict",
+        infer=lambda op: [index],
+    ),
+    OpSpec(
+        "vector.bitcast",
+        "Bitcast casts between vectors",
+        operands=(Operand("source", VECTOR),),
+        results=(Result("result", VECTOR),),
+        traits=P,
+        format=_fmt_to("source", "result"),
+        verify=vv.bitcast,
+    ),
+    OpSpec(
+        "vector.broadcast",
+        "Broadcast operation",
+        operands=(Operand("source", ANY),),
+        results=(Result("vector", VECTOR),),
+        traits=P,
+        format=_fmt_to("source", "vector"),
+        verify=vv.broadcast,
+    ),
+    OpSpec(
+        "vector.compressstore",
+        "Writes elements selectively from a vector as defined by a mask",
+        operands=(
+            Operand("base", MEMREF),
+            Operand("indices", INDEX, VARIADIC),
+            Operand("mask", MASK),
+            Operand("valueToStore", FIXED_VECTOR),
+        ),
+        traits=frozenset({WRITES}),
+        format="$base `[` $indices `]` `,` $mask `,` $valueToStore attr-dict `:` "
+        "type($base) `,` type($mask) `,` type($valueToStore)",
+        verify=vv.masked_memory("valueToStore"),
+    ),
+    OpSpec(
+        "vector.constant_mask",
+        "Creates a constant vector mask",
+        results=(Result("result", MASK),),
+        attrs=(Attr("mask_dim_sizes", I64_LIST),),
+        traits=P,
+        format="$mask_dim_sizes attr-dict `:` type(results)",
+        verify=vv.constant_mask,
+    ),
+    OpSpec(
+        "vector.contract",
+        "Vector contraction operation",
+        operands=(Operand("lhs", VECTOR), Operand("rhs", VECTOR), Operand("acc", ANY)),
+        results=(Result("result", ANY),),
+        attrs=(
+            Attr("indexing_maps", MAP_ARRAY),
+            Attr("iterator_types", ITERATOR_ARRAY),
+            Attr("kind", COMBINING_KIND, default=ADD),
+        ),
+        traits=PM,
+        parse=parse_contract,
+        print=print_contract,
+        infer=_same_as("acc"),
+        verify=vv.contract,
+    ),
+    OpSpec(
+        "vector.create_mask",
+        "Creates a vector mask",
+        operands=(Operand("operands", INDEX, VARIADIC),),
+        results=(Result("result", MASK),),
+        traits=P,
+        format="$operands attr-dict `:` type(results)",
+        verify=vv.create_mask,
+    ),
+    OpSpec(
+        "vector.deinterleave",
+        "Constructs two vectors by deinterleaving an input vector",
+        operands=(Operand("source", VECTOR),),
+        results=(Result("res1", VECTOR), Result("res2", VECTOR)),
+        traits=P,
+        format="$source attr-dict `:` type($source) `->` type($res1)",
+        infer=vv.infer_deinterleave,
+    ),
+    OpSpec(
+        "vector.expandload",
+        "Reads elements from memory and spreads them into a vector as defined by a mask",
+        operands=(
+            Operand("base", MEMREF),
+            Operand("indices", INDEX, VARIADIC),
+            Operand("mask", MASK),
+            Operand("pass_thru", FIXED_VECTOR),
+        ),
+        results=(Result("result", FIXED_VECTOR),),
+        traits=frozenset({READS}),
+        format="$base `[` $indices `]` `,` $mask `,` $pass_thru attr-dict `:` type($base) `,` "
+        "type($mask) `,` type($pass_thru) `into` type($result)",
+        verify=vv.masked_memory("result"),
+    ),
+    OpSpec(
+        "vector.extractelement",
+        "Extractelement operation",
+        operands=(Operand("vector", VECTOR), Operand("position", INT_OR_INDEX, OPTIONAL)),
+        results=(Result("result", ANY),),
+        traits=P,
+        format="$vector `[` ($position^ `:` type($position))? `]` attr-dict `:` type($vector)",
+        infer=lambda op: [op.operand("vector").type.element],
+        verify=vv.element_position,
+        until=21,
+    ),
+    OpSpec(
+        "vector.extract",
+        "Extract operation",
+        operands=(Operand("vector", VECTOR), Operand("dynamic_position", INDEX, VARIADIC)),
+        results=(Result("result", ANY),),
+        attrs=(Attr("static_position", I64_LIST),),
+        traits=P,
+        format="$vector `` custom<DynamicIndexList>($dynamic_position, $static_position) "
+        "attr-dict `:` type($result) `from` type($vector)",
+        verify=vv.extract,
+    ),
+    OpSpec(
+        "vector.extract_strided_slice",
+        "Extract_strided_slice operation",
+        operands=(Operand("vector", VECTOR),),
+        results=(Result("result", VECTOR),),
+        attrs=(Attr("offsets", I64_ARRAY), Attr("sizes", I64_ARRAY), Attr("strides", I64_ARRAY)),
+        traits=P,
+        format="$vector attr-dict `:` type($vector) `to` type($result)",
+        verify=vv.extract_strided_slice,
+    ),
+    OpSpec(
+        "vector.fma",
+        "Vector fused multiply-add",
+        operands=(
+            Operand("lhs", vector_of(FLOAT_T)),
+            Operand("rhs", vector_of(FLOAT_T)),
+            Operand("acc", vector_of(FLOAT_T)),
+        ),
+        results=(Result("result", vector_of(FLOAT_T)),),
+        traits=frozenset({PURE, ELEMENTWISE}),
+        format="$lhs `,` $rhs `,` $acc attr-dict `:` type($lhs)",
+        infer=_same_as("lhs"),
+        verify=vv.all_same_type,
+    ),
+    OpSpec(
+        "vector.flat_transpose",
+        "Vector matrix transposition on flattened 1-D MLIR vectors",
+        operands=(Operand("matrix", FIXED_VECTOR),),
+        results=(Result("res", FIXED_VECTOR),),
+        attrs=(Attr("rows", I32), Attr("columns", I32)),
+        traits=P,
+        format="$matrix attr-dict `:` type($matrix) `->` type($res)",
+        verify=vv.flat_transpose,
+        until=21,
+    ),
+    OpSpec(
+        "vector.from_elements",
+        "Operation that defines a vector from scalar elements",
+        operands=(Operand("elements", ANY, VARIADIC),),
+        results=(Result("result", FIXED_VECTOR),),
+        traits=P,
+        format="$elements attr-dict `:` type($result)",
+        verify=vv.from_elements,
+    ),
+    OpSpec(
+        "vector.gather",
+        "Gathers elements from memory into a vector as defined by an index vector and a mask",
+        operands=(
+            Operand("base", SHAPED),
+            Operand("indices", INDEX, VARIADIC),
+            Operand("index_vec", VECTOR),
+            Operand("mask", MASK),
+            Operand("pass_thru", VECTOR),
+        ),
+        results=(Result("result", VECTOR),),
+        traits=frozenset({READS, MASKABLE}),
+        format="$base `[` $indices `]` `[` $index_vec `]` `,` $mask `,` $pass_thru attr-dict "
+        "`:` type($base) `,` type($index_vec) `,` type($mask) `,` type($pass_thru) "
+        "`into` type($result)",
+        verify=vv.gather_scatter("result"),
+    ),
+    OpSpec(
+        "vector.insertelement",
+        "Insertelement operation",
+        operands=(
+            Operand("source", ANY),
+            Operand("dest", VECTOR),
+            Operand("position", INT_OR_INDEX, OPTIONAL),
+        ),
+        results=(Result("result", VECTOR),),
+        traits=P,
+        format="$source `,` $dest `[` ($position^ `:` type($position))? `]` attr-dict `:` "
+        "type($result)",
+        verify=vv.element_position,
+        until=21,
+    ),
+    OpSpec(
+        "vector.insert",
+        "Insert operation",
+        operands=(
+            Operand("source", ANY),
+            Operand("dest", VECTOR),
+            Operand("dynamic_position", INDEX, VARIADIC),
+        ),
+        results=(Result("result", VECTOR),),
+        attrs=(Attr("static_position", I64_LIST),),
+        traits=P,
+        format="$source `,` $dest custom<DynamicIndexList>($dynamic_position, $static_position) "
+        "attr-dict `:` type($source) `into` type($dest)",
+        infer=_same_as("dest"),
+        verify=vv.insert,
+    ),
+    OpSpec(
+        "vector.insert_strided_slice",
+        "Strided_slice operation",
+        operands=(Operand("source", VECTOR), Operand("dest", VECTOR)),
+        results=(Result("res", VECTOR),),
+        attrs=(Attr("offsets", I64_ARRAY), Attr("strides", I64_ARRAY)),
+        traits=P,
+        format="$source `,` $dest attr-dict `:` type($source) `into` type($dest)",
+        infer=_same_as("dest"),
+        verify=vv.insert_strided_slice,
+    ),
+    OpSpec(
+        "vector.interleave",
+        "Constructs a vector by interleaving two input vectors",
+        operands=(Operand("lhs", VECTOR), Operand("rhs", VECTOR)),
+        results=(Result("result", VECTOR),),
+        traits=P,
+        format="$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)",
+        verify=vv.interleave,
+    ),
+    OpSpec(
+        "vector.load",
+        "Reads an n-D slice of memory into an n-D vector",
+        operands=(Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC)),
+        results=(Result("result", VECTOR),),
+        attrs=(Attr("nontemporal", BOOL, optional=True),),
+        traits=frozenset({READS}),
+        format="$base `[` $indices `]` attr-dict `:` type($base) `,` type($result)",
+        verify=vv.load_store("result"),
+    ),
+    OpSpec(
+        "vector.mask",
+        "Predicates a maskable vector operation",
+        operands=(Operand("mask", MASK), Operand("passthru", ANY, OPTIONAL)),
+        results=(Result("results", ANY, VARIADIC),),
+        regions=("maskRegion",),
+        parse=parse_mask,
+        print=print_mask,
+        verify=vv.mask,
+    ),
+    OpSpec(
+        "vector.maskedload",
+        "Loads elements from memory into a vector as defined by a mask vector",
+        operands=(
+            Operand("base", MEMREF),
+            Operand("indices", INDEX, VARIADIC),
+            Operand("mask", MASK),
+            Operand("pass_thru", VECTOR),
+        ),
+        results=(Result("result", VECTOR),),
+        traits=frozenset({READS}),
+        format="$base `[` $indices `]` `,` $mask `,` $pass_thru attr-dict `:` type($base) `,` "
+        "type($mask) `,` type($pass_thru) `into` type($result)",
+        verify=vv.masked_memory("result"),
+    ),
+    OpSpec(
+        "vector.maskedstore",
+        "Stores elements from a vector into memory as defined by a mask vector",
+        operands=(
+            Operand("base", MEMREF),
+            Operand("indices", INDEX, VARIADIC),
+            Operand("mask", MASK),
+            Operand("valueToStore", VECTOR),
+        ),
+        traits=frozenset({WRITES}),
+        format="$base `[` $indices `]` `,` $mask `,` $valueToStore attr-dict `:` "
+        "type($base) `,` type($mask) `,` type($valueToStore)",
+        verify=vv.masked_memory("valueToStore"),
+    ),
+    OpSpec(
+        "vector.matrix_multiply",
+        "Vector matrix multiplication op that operates on flattened 1-D MLIR vectors",
+        operands=(Operand("lhs", FIXED_VECTOR), Operand("rhs", FIXED_VECTOR)),
+        results=(Result("res", FIXED_VECTOR),),
+        attrs=(Attr("lhs_rows", I32), Attr("lhs_columns", I32), Attr("rhs_columns", I32)),
+        traits=P,
+        format="$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type($res)",
+        verify=vv.matrix_multiply,
+        until=21,
+    ),
+    OpSpec(
+        "vector.multi_reduction",
+        "Multi-dimensional reduction operation",
+        operands=(Operand("source", VECTOR), Operand("acc", ANY)),
+        results=(Result("dest", ANY),),
+        attrs=(Attr("kind", COMBINING_KIND), Attr("reduction_dims", I64_LIST)),
+        traits=PM,
+        format="$kind `,` $source `,` $acc attr-dict $reduction_dims `:` type($source) `to` "
+        "type($dest)",
+        verify=vv.multi_reduction,
+    ),
+    OpSpec(
+        "vector.outerproduct",
+        "Vector outerproduct with optional fused add",
+        operands=(Operand("lhs", VECTOR), Operand("rhs", ANY), Operand("acc", VECTOR, OPTIONAL)),
+        results=(Result("result", VECTOR),),
+        attrs=(Attr("kind", COMBINING_KIND, default=ADD),),
+        traits=PM,
+        format="$lhs `,` $rhs (`,` $acc^)? attr-dict `:` type($lhs) `,` type($rhs)",
+        infer=vv.infer_outerproduct,
+        verify=vv.outerproduct,
+    ),
+    OpSpec(
+        "vector.print",
+        "Print operation (for testing and debugging)",
+        operands=(Operand("source", ANY, OPTIONAL),),
+        attrs=(
+            Attr("punctuation", PUNCTUATION, default=NEWLINE),
+            Attr("stringLiteral", STRING, optional=True),
+        ),
+        traits=frozenset({PRINTS}),
+        format="($source^ `:` type($source))? oilist(`str` $stringLiteral | `punctuation` "
+        "$punctuation) attr-dict",
+        verify=vv.print_,
+    ),
+    OpSpec(
+        "vector.reduction",
+        "Reduction operation",
+        operands=(Operand("vector", VECTOR), Operand("acc", ANY, OPTIONAL)),
+        results=(Result("dest", ANY),),
+        attrs=(Attr("kind", COMBINING_KIND), Attr("fastmath", FASTMATH, default=NO_FASTMATH)),
+        traits=PM,
+        format="$kind `,` $vector (`,` $acc^)? (`fastmath` `` $fastmath^)? attr-dict `:` "
+        "type($vector) `into` type($dest)",
+        verify=vv.reduction,
+    ),
+    OpSpec(
+        "vector.scalable.extract",
+        "Extract subvector from scalable vector operation",
+        operands=(Operand("source", VECTOR),),
+        results=(Result("res", VECTOR),),
+        attrs=(Attr("pos", I64),),
+        traits=P,
+        format="$source `[` $pos `]` attr-dict `:` type($res) `from` type($source)",
+        verify=vv.scalable_extract,
+    ),
+    OpSpec(
+        "vector.scalable.insert",
+        "Insert subvector into scalable vector operation",
+        operands=(Operand("source", VECTOR), Operand("dest", VECTOR)),
+        results=(Result("res", VECTOR),),
+        attrs=(Attr("pos", I64),),
+        traits=P,
+        format="$source `,` $dest `[` $pos `]` attr-dict `:` type($source) `into` type($dest)",
+        infer=_same_as("dest"),
+        verify=vv.scalable_insert,
+    ),
+    OpSpec(
+        "vector.scan",
+        "Scan operation",
+        operands=(Operand("source", VECTOR), Operand("initial_value", ANY)),
+        results=(Result("dest", VECTOR), Result("accumulated_value", ANY)),
+        attrs=(Attr("kind", COMBINING_KIND), Attr("reduction_dim", I64), Attr("inclusive", BOOL)),
+        traits=P,
+        format="$kind `,` $source `,` $initial_value attr-dict `:` type($source) `,` "
+        "type($initial_value)",
+        infer=lambda op: [op.operand("source").type, op.operand("initial_value").type],
+        verify=vv.scan,
+    ),
+    OpSpec(
+        "vector.scatter",
+        "Scatters elements from a vector into memory as defined by an index vector and a mask",
+        operands=(
+            Operand("base", MEMREF),
+            Operand("indices", INDEX, VARIADIC),
+            Operand("index_vec", VECTOR),
+            Operand("mask", MASK),
+            Operand("valueToStore", VECTOR),
+        ),
+        traits=frozenset({WRITES}),
+        format="$base `[` $indices `]` `[` $index_vec `]` `,` $mask `,` $valueToStore attr-dict "
+        "`:` type($base) `,` type($index_vec) `,` type($mask) `,` type($valueToStore)",
+        verify=vv.gather_scatter("valueToStore"),
+    ),
+    OpSpec(
+        "vector.shape_cast",
+        "Shape_cast casts between vector shapes",
+        operands=(Operand("source", VECTOR),),
+        results=(Result("result", VECTOR),),
+        traits=P,
+        format=_fmt_to("source", "result"),
+        verify=vv.shape_cast,
+    ),
+    OpSpec(
+        "vector.shuffle",
+        "Shuffle operation",
+        operands=(Operand("v1", FIXED_VECTOR), Operand("v2", FIXED_VECTOR)),
+        results=(Result("vector", VECTOR),),
+        attrs=(Attr("mask", I64_LIST),),
+        traits=P,
+        format="operands $mask attr-dict `:` type(operands)",
+        infer=vv.infer_shuffle,
+        verify=vv.shuffle,
+    ),
+    OpSpec(
+        "vector.splat",
+        "Vector splat or broadcast operation",
+        operands=(Operand("input", ANY),),
+        results=(Result("aggregate", VECTOR),),
+        traits=P,
+        format="$input attr-dict `:` type($aggregate)",
+        verify=vv.splat,
+        until=21,
+    ),
+    OpSpec(
+        "vector.step",
+        "A linear sequence of values from 0 to N",
+        results=(Result("result", vector_of(INDEX)),),
+        traits=P,
+        format="attr-dict `:` type($result)",
+        verify=vv.step,
+    ),
+    OpSpec(
+        "vector.store",
+        "Writes an n-D vector to an n-D slice of memory",
+        operands=(
+            Operand("valueToStore", VECTOR),
+            Operand("base", MEMREF),
+            Operand("indices", INDEX, VARIADIC),
+        ),
+        attrs=(Attr("nontemporal", BOOL, optional=True),),
+        traits=frozenset({WRITES}),
+        format="$valueToStore `,` $base `[` $indices `]` attr-dict `:` type($base) `,` "
+        "type($valueToStore)",
+        verify=vv.load_store("valueToStore"),
+    ),
+    OpSpec(
+        "vector.transfer_read",
+        "Reads a supervector from memory into an SSA vector value",
+        operands=(
+            Operand("source", SHAPED),
+            Operand("indices", INDEX, VARIADIC),
+            Operand("padding", ANY),
+            Operand("mask", MASK, OPTIONAL),
+        ),
+        results=(Result("vector", VECTOR),),
+        attrs=(Attr("permutation_map", AFFINE_MAP), Attr("in_bounds", BOOL_ARRAY)),
+        traits=frozenset({READS, MASKABLE}),
+        format="$source `[` $indices `]` `,` $padding (`,` $mask^)? attr-dict `:` "
+        "type($source) `,` type($vector)",
+        complete=complete_transfer,
+        implicit=implicit_transfer,
+        verify=vv.transfer,
+    ),
+    OpSpec(
+        "vector.transfer_write",
+        "The vector.transfer_write op writes a supervector to memory",
+        operands=(
+            Operand("vector", VECTOR),
+            Operand("source", SHAPED),
+            Operand("indices", INDEX, VARIADIC),
+            Operand("mask", MASK, OPTIONAL),
+        ),
+        results=(Result("result", ANY, OPTIONAL),),
+        attrs=(Attr("permutation_map", AFFINE_MAP), Attr("in_bounds", BOOL_ARRAY)),
+        traits=frozenset({WRITES, MASKABLE}),
+        format="$vector `,` $source `[` $indices `]` (`,` $mask^)? attr-dict `:` "
+        "type($vector) `,` type($source)",
+        infer=lambda op: [t] if isinstance(t := op.operand("source").type, TensorType) else [],
+        complete=complete_transfer,
+        implicit=implicit_transfer,
+        verify=vv.transfer,
+    ),
+    OpSpec(
+        "vector.transpose",
+        "Vector transpose operation",
+        operands=(Operand("vector", VECTOR),),
+        results=(Result("result", VECTOR),),
+        attrs=(Attr("permutation", I64_LIST),),
+        traits=P,
+        format="$vector `,` $permutation attr-dict `:` type($vector) `to` type($result)",
+        verify=vv.transpose,
+    ),
+    OpSpec(
+        "vector.type_cast",
+        "Type_cast op converts a scalar memref to a vector memref",
+        operands=(Operand("memref", MEMREF),),
+        results=(Result("result", MEMREF),),
+        traits=P,
+        format=_fmt_to("memref", "result"),
+        verify=vv.type_cast,
+    ),
+    OpSpec(
+        "vector.yield",
+        "Terminates and yields values from vector regions",
+        operands=(Operand("operands", ANY, VARIADIC),),
+        traits=frozenset({PURE, TERMINATOR}),
+        format="attr-dict ($operands^ `:` type($operands))?",
+    ),
+)
+
+__all__ = ["IndexType", "VectorType"]

@@ -1,0 +1,374 @@
+"""The operation layer of the grammar: SSA names, ops (custom and generic), regions, modules.
+
+``parse_module(text, file)`` is the entry point. Each op is read through its ``OpSpec``: a
+custom parser hook or its interpreted assembly format, or the generic
+``"d.op"(%a) <{props}> ({regions}) {attrs} : (types) -> types`` form that every op accepts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from frontend.attributes import Attribute, DictAttr
+from frontend.errors import MLIRError, VerifyError, locate
+from frontend.format import ParseState, compile_format, parse_format
+from frontend.ir import Block, Module, Operation, Region, Value
+from frontend.lexer import BLOCK_ID, SSA_ID, STRING, unquote
+from frontend.ops import lookup
+from frontend.ops.spec import SINGLE, OpSpec, segments_attr
+from frontend.parse_attrs import AttrParser
+from frontend.types import FunctionType, Type
+
+# Ops that may be written without their dialect prefix, as MLIR's default dialects allow.
+_DEFAULT_DIALECT = {"return": "func.return", "module": "builtin.module"}
+
+
+class _Scope:
+    __slots__ = ("names", "isolated")
+
+    def __init__(self, isolated: bool) -> None:
+        self.names: dict[str, Value | list[Value]] = {}
+        self.isolated = isolated
+
+
+class Parser(AttrParser):
+    """Reads one MLIR source text into a ``Module``."""
+
+    def __init__(self, text: str, file: str = "<input>") -> None:
+        super().__init__(text, file)
+        self.scopes: list[_Scope] = [_Scope(True)]
+
+    # -- SSA values ---------------------------------------------------------------------
+    def parse_operand(self) -> Value:
+        self.skip_ws()
+        start = self.pos
+        tok = self.try_regex(SSA_ID)
+        if tok is None:
+            raise self.error(f"expected SSA operand, found {self.found()}")
+        name, _, idx = tok.partition("#")
+        for scope in reversed(self.scopes):
+            found = scope.names.get(name)
+            if found is not None:
+                if isinstance(found, list):
+                    i = int(idx or 0)
+                    if i >= len(found):
+                        raise self.error(f"result number {i} out of range for {name}", start)
+                    return found[i]
+                if idx and idx != "0":
+                    raise self.error(f"{name} has a single result; '#{idx}' is out of range", start)
+                return found
+            if scope.isolated:
+                break
+        raise self.error(f"use of undeclared SSA value name '{name}'", start)
+
+    def parse_operand_list(self, optional: bool = True) -> list[Value]:
+        if not self.peek("%"):
+            if optional:
+                return []
+            raise self.error(f"expected SSA operand, found {self.found()}")
+        values = [self.parse_operand()]
+        while self.peek(","):
+            save = self.pos
+            self.expect_punct(",")
+            if not self.peek("%"):
+                self.pos = save
+                break
+            values.append(self.parse_operand())
+        return values
+
+    def define(self, name: str, value: Value | list[Value], pos: int) -> None:
+        scope = self.scopes[-1]
+        if name in scope.names:
+            raise self.error(f"redefinition of SSA value '{name}'", pos)
+        scope.names[name] = value
+        if isinstance(value, Value):
+            value.name = name[1:]
+
+    def parse_typed_arg(self) -> tuple[str, Type, int]:
+        """``%name : type`` as in block and function argument lists."""
+        self.skip_ws()
+        pos = self.pos
+        name = self.try_regex(SSA_ID)
+        if name is None or "#" in name:
+            raise self.error(f"expected SSA argument name, found {self.found()}")
+        self.expect_punct(":", "after argument name")
+        return name, self.parse_type(), pos
+
+    # -- regions and blocks --------------------------------------------------------------
+    def parse_region(self, entry_args: list[tuple[str, Type, int]] | None = None,
+                     isolated: bool = False) -> Region:
+        self.expect_punct("{", "to open region")
+        self.scopes.append(_Scope(isolated))
+        region = Region()
+        try:
+            if entry_args is not None or not self.peek("^"):
+                if entry_args is not None or not self.peek("}"):
+                    block = region.append(Block())
+                    for name, t, pos in entry_args or []:
+                        self.define(name, block.add_arg(t), pos)
+                    self._parse_block_body(block)
+            while self.peek("^"):
+                region.append(self._parse_labeled_block())
+            self.expect_punct("}", "to close region")
+        finally:
+            self.scopes.pop()
+        return region
+
+    def _parse_labeled_block(self) -> Block:
+        self.skip_ws()
+        label = self.try_regex(BLOCK_ID)
+        block = Block(label=label[1:] if label else None)
+        if self.try_punct("("):
+            if not self.try_punct(")"):
+                while True:
+                    name, t, pos = self.parse_typed_arg()
+                    self.define(name, block.add_arg(t), pos)
+                    if self.try_punct(")"):
+                        break
+                    self.expect_punct(",", "or ')' in block arguments")
+        self.expect_punct(":", "after block label")
+        self._parse_block_body(block)
+        return block
+
+    def _parse_block_body(self, block: Block) -> None:
+        while not (self.peek("}") or self.peek("^")):
+            if self.at_end():
+                raise self.error("expected '}' to close region, found end of input")
+            block.append(self.parse_operation())
+
+    # -- operations -----------------------------------------------------------------------
+    def parse_operation(self) -> Operation:
+        self.skip_ws()
+        start = self.pos
+        bindings = self._result_bindings()
+        self.skip_ws()
+        name_pos = self.pos
+        if self.peek('"'):
+            op = self._parse_generic(start)
+        else:
+            name = self.try_regex(_OP_NAME)
+            if name is None:
+                raise self.error(f"expected operation name, found {self.found()}")
+            name = _DEFAULT_DIALECT.get(name, name)
+            spec = lookup(name)
+            if spec is None:
+                raise self.error(f"unknown operation '{name}'", name_pos)
+            op = self._parse_custom(spec, start)
+        self._skip_location()
+        self._bind_results(op, bindings, start)
+        return op
+
+    def _result_bindings(self) -> list[tuple[str, int, int]]:
+        if not self.peek("%"):
+            return []
+        out: list[tuple[str, int, int]] = []
+        while True:
+            self.skip_ws()
+            pos = self.pos
+            tok = self.try_regex(SSA_ID)
+            if tok is None or "#" in tok:
+                raise self.error(f"expected result name, found {self.found()}")
+            count = 1
+            if self.text.startswith(":", self.pos) and self.text[self.pos + 1 : self.pos + 2].isdigit():
+                self.pos += 1
+                count = self.expect_int("result count")
+            out.append((tok, count, pos))
+            if not self.try_punct(","):
+                break
+        self.expect_punct("=", "after result names")
+        return out
+
+    def _bind_results(self, op: Operation, bindings: list[tuple[str, int, int]], start: int) -> None:
+        wanted = sum(c for _, c, _ in bindings)
+        if bindings and wanted != len(op.results):
+            raise self.error(
+                f"operation '{op.name}' defines {len(op.results)} results but "
+                f"{wanted} names were given to bind",
+                start,
+            )
+        i = 0
+        for name, count, pos in bindings:
+            vals = op.results[i : i + count]
+            self.define(name, vals[0] if count == 1 else vals, pos)
+            for j, v in enumerate(vals):
+                v.name = name[1:] if count == 1 else f"{name[1:]}#{j}"
+            i += count
+
+    def _skip_location(self) -> None:
+        if self.try_keyword("loc"):
+            self.balanced("(", ")")
+
+    def _parse_custom(self, spec: OpSpec, start: int) -> Operation:
+        st = ParseState(spec, start)
+        if spec.parse is not None:
+            spec.parse(self, st)
+        else:
+            if spec.format is None:
+                raise self.error(f"'{spec.name}' has no custom syntax; use the generic form", start)
+            if spec.compiled_format is None:
+                spec.compiled_format = compile_format(spec.format)
+            parse_format(self, spec, st, spec.compiled_format)
+        return self.build(st)
+
+    def build(self, st: ParseState) -> Operation:
+        """Turn a filled ``ParseState`` into an op: operand order, types, defaults, results."""
+        spec = st.spec
+        loc = locate(self.file, self.text, st.start)
+        if "*" in st.operands:
+            operands = st.operands["*"]
+            sizes = None
+        else:
+            groups = [st.operands.get(o.name, []) for o in spec.operands]
+            operands = [v for g in groups for v in g]
+            sizes = [len(g) for g in groups]
+        for key, typed in st.operand_types.items():
+            values = operands if key == "*" else st.operands.get(key, [])
+            if len(typed) != len(values):
+                raise self.error(
+                    f"{spec.name}: {len(values)} operands but {len(typed)} types given", st.start
+                )
+            for (pos, t), v in zip(typed, values):
+                if t != v.type:
+                    raise self.error(
+                        f"use of value '%{v.name}' expects different type than prior uses: "
+                        f"{t} vs {v.type}",
+                        pos,
+                    )
+        attrs = dict(st.attrs)
+        if sizes is not None and spec.needs_segments():
+            attrs["operandSegmentSizes"] = segments_attr(sizes)
+        for d in spec.attrs:
+            if d.name not in attrs and d.default is not None:
+                attrs[d.name] = d.default
+        op = Operation(spec.name, operands, [], attrs, st.regions, loc)
+        result_types = st.all_result_types
+        named = [st.result_types.get(r.name) for r in spec.results]
+        if result_types is None and all(n is not None for n in named):
+            result_types = [t for n in named for t in n]  # type: ignore[union-attr]
+        if result_types is None:
+            if spec.infer is None:
+                raise self.error(f"{spec.name}: result types are not given", st.start)
+            try:
+                result_types = spec.infer(op)
+            except VerifyError:
+                raise
+            except (MLIRError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
+                raise VerifyError(f"'{spec.name}' op {e}", loc) from None
+            for i, given in enumerate(named):
+                if given is not None and i < len(result_types) and given[0] != result_types[i]:
+                    raise VerifyError(
+                        f"'{spec.name}' op result type {given[0]} does not match the "
+                        f"inferred type {result_types[i]}",
+                        loc,
+                    )
+        op.results = [Value(t, op, i) for i, t in enumerate(result_types)]
+        if spec.complete is not None:
+            spec.complete(op)
+        return op
+
+    def _parse_generic(self, start: int) -> Operation:
+        self.skip_ws()
+        name_pos = self.pos
+        name = unquote(self.try_regex(STRING))  # type: ignore[arg-type]
+        spec = lookup(name)
+        if spec is None:
+            raise self.error(f"unknown operation '{name}'", name_pos)
+        self.expect_punct("(", "to open the operand list")
+        operands = [] if self.peek(")") else self.parse_operand_list(optional=False)
+        self.expect_punct(")", "to close the operand list")
+        attrs: dict[str, Attribute] = {}
+        if self.try_punct("<{"):
+            self.pos -= 1
+            attrs.update(self.parse_attr_dict().entries)
+            self.expect_punct(">", "to close properties")
+        regions: list[Region] = []
+        if self.try_punct("("):
+            while True:
+                regions.append(self.parse_region(isolated=spec.has("isolated")))
+                if not self.try_punct(","):
+                    break
+            self.expect_punct(")", "to close the region list")
+        if self.peek("{"):
+            attrs.update(self.parse_attr_dict().entries)
+        self.expect_punct(":", "and the operation's function type")
+        self.skip_ws()
+        type_pos = self.pos
+        ftype = self.parse_type()
+        if not isinstance(ftype, FunctionType):
+            raise self.error("expected a function type '(inputs) -> results'", type_pos)
+        if len(ftype.inputs) != len(operands):
+            raise self.error(
+                f"'{name}' has {len(operands)} operands but its type lists {len(ftype.inputs)}",
+                type_pos,
+            )
+        for v, t in zip(operands, ftype.inputs):
+            if v.type != t:
+                raise self.error(
+                    f"use of value '%{v.name}' expects different type than prior uses: "
+                    f"{t} vs {v.type}",
+                    type_pos,
+                )
+        op = Operation(name, operands, list(ftype.results), attrs, regions,
+                       locate(self.file, self.text, start))
+        for d in spec.attrs:
+            if d.name not in op.attributes and d.default is not None:
+                op.attributes[d.name] = d.default
+        if spec.needs_segments() and "operandSegmentSizes" not in op.attributes:
+            raise self.error(f"'{name}' needs an operandSegmentSizes property", start)
+        if spec.complete is not None:
+            spec.complete(op)
+        return op
+
+    # -- top level --------------------------------------------------------------------------
+    def parse_top_level(self) -> Module:
+        ops: list[Operation] = []
+        while not self.at_end():
+            if self.peek("#") or self.peek("!"):
+                self._parse_alias()
+                continue
+            ops.append(self.parse_operation())
+        if len(ops) == 1 and ops[0].name == "builtin.module":
+            mod_op = ops[0]
+            module = Module([], dict(mod_op.attributes), source=self.file)
+            sym = module.attributes.pop("sym_name", None)
+            module.name = getattr(sym, "value", None)
+            for op in (mod_op.regions[0].blocks[0].ops if mod_op.regions[0].blocks else []):
+                module.body.append(op)
+            return module
+        for op in ops:
+            if op.name == "builtin.module":
+                raise self.error("a nested 'module' must be the only top-level operation",
+                                 op.loc and 0)
+        return Module(ops, source=self.file)
+
+    def _parse_alias(self) -> None:
+        self.skip_ws()
+        start = self.pos
+        is_type = self.text[self.pos] == "!"
+        name = self.try_regex(_ALIAS)
+        if name is None:
+            raise self.error(f"expected alias definition, found {self.found()}")
+        if not self.try_punct("="):
+            raise self.error(f"expected '=' in alias definition of {name}")
+        table: dict[str, Any] = self.type_aliases if is_type else self.attr_aliases
+        if name in table:
+            raise self.error(f"redefinition of alias {name}", start)
+        table[name] = self.parse_type() if is_type else self.parse_attribute()
+
+
+import re  # noqa: E402
+
+_OP_NAME = re.compile(r"[A-Za-z_][\w$]*(?:\.[\w$]+)*")
+_ALIAS = re.compile(r"[#!][A-Za-z_][\w$.]*")
+
+
+def parse_module(text: str, file: str = "<input>") -> Module:
+    """Parse MLIR text into a Module (not yet verified: see ``frontend.verifier``)."""
+    return Parser(text, file).parse_top_level()
+
+
+def parse_dict(p: Parser) -> DictAttr:
+    return p.parse_attr_dict()
+
+
+__all__ = ["Parser", "parse_module", "SINGLE"]

@@ -1,0 +1,159 @@
+"""Writing IR back as MLIR text, in each op's custom syntax or in the generic form.
+
+Value names are assigned as MLIR does: ``%0, %1, ...`` for results and ``%argN`` for block
+arguments, numbered afresh inside each isolated region (each function). Printing then
+parsing gives the same IR, and printing is a fixed point.
+"""
+
+from __future__ import annotations
+
+from frontend.attributes import Attribute, format_entry
+from frontend.format import compile_format, print_format
+from frontend.ir import Block, Module, Operation, Region, Value
+
+
+class Printer:
+    def __init__(self, generic: bool = False) -> None:
+        self.generic = generic
+        self.names: dict[int, str] = {}
+        self.counters: list[list[int]] = [[0, 0]]  # [next result, next arg] per isolated scope
+        self.indent = 0
+
+    # -- names --------------------------------------------------------------------------
+    def value(self, v: Value) -> str:
+        name = self.names.get(id(v))
+        if name is None:
+            return f"%<<unknown {v.name}>>"
+        return name
+
+    def _name_results(self, op: Operation) -> str:
+        if not op.results:
+            return ""
+        c = self.counters[-1]
+        base = f"%{c[0]}"
+        c[0] += 1
+        if len(op.results) == 1:
+            self.names[id(op.results[0])] = base
+            return f"{base} = "
+        for i, r in enumerate(op.results):
+            self.names[id(r)] = f"{base}#{i}"
+        return f"{base}:{len(op.results)} = "
+
+    def name_arg(self, v: Value) -> str:
+        c = self.counters[-1]
+        name = f"%arg{c[1]}"
+        c[1] += 1
+        self.names[id(v)] = name
+        return name
+
+    def push_isolated(self) -> None:
+        self.counters.append([0, 0])
+
+    def pop_isolated(self) -> None:
+        self.counters.pop()
+
+    # -- pieces ---------------------------------------------------------------------------
+    def attr_dict(self, op: Operation, elided: set[str] | frozenset[str] = frozenset()) -> str:
+        items = [format_entry(k, v) for k, v in op.attributes.items() if k not in elided]
+        return "{" + ", ".join(items) + "}" if items else ""
+
+    def typed_args(self, args: list[Value]) -> str:
+        return ", ".join(f"{self.name_arg(a)}: {a.type}" for a in args)
+
+    def region(self, region: Region, entry_args: bool = True, skip_terminator: bool = False) -> str:
+        """``{ ... }`` with blocks; the entry block's label is omitted when it has no args
+        or when the op's own syntax already named them (``entry_args=False``)."""
+        if not region.blocks:
+            return "{\n" + "  " * self.indent + "}"
+        self.indent += 1
+        lines: list[str] = []
+        for i, block in enumerate(region.blocks):
+            show_label = i > 0 or (entry_args and (block.args or self.generic))
+            if show_label:
+                args = f"({self.typed_args(block.args)})" if block.args else ""
+                lines.append("  " * (self.indent - 1) + f"^bb{i}{args}:")
+            ops = block.ops
+            if skip_terminator and ops and i == len(region.blocks) - 1:
+                term = ops[-1]
+                if not term.operands and term.spec is not None and term.spec.has("terminator"):
+                    ops = ops[:-1]
+            for op in ops:
+                lines.append(self.op(op))
+        self.indent -= 1
+        return "{\n" + "\n".join(lines) + "\n" + "  " * self.indent + "}"
+
+    # -- operations -------------------------------------------------------------------------
+    def op(self, op: Operation) -> str:
+        pad = "  " * self.indent
+        spec = op.spec
+        # Names of the results are assigned after the body so that regions number first,
+        # as MLIR does; but the line needs the prefix, so reserve it now.
+        prefix = self._name_results(op)
+        if self.generic or spec is None or (spec.print is None and spec.format is None):
+            return pad + prefix + self.generic_op(op)
+        if spec.print is not None:
+            body = spec.print(self, op)
+        else:
+            if spec.compiled_format is None:
+                spec.compiled_format = compile_format(spec.format)
+            body = print_format(self, op, spec.compiled_format)
+        return pad + prefix + op.name + (" " + body if body else "")
+
+    def generic_op(self, op: Operation) -> str:
+        spec = op.spec
+        inherent = {a.name for a in spec.attrs} | {"operandSegmentSizes"} if spec else set()
+        props = [format_entry(k, v) for k, v in op.attributes.items() if k in inherent]
+        extra = [format_entry(k, v) for k, v in op.attributes.items() if k not in inherent]
+        text = f'"{op.name}"({", ".join(self.value(v) for v in op.operands)})'
+        if props:
+            text += " <{" + ", ".join(props) + "}>"
+        if op.regions:
+            isolated = spec is not None and spec.has("isolated")
+            parts = []
+            for r in op.regions:
+                if isolated:
+                    self.push_isolated()
+                parts.append(self.region(r))
+                if isolated:
+                    self.pop_isolated()
+            text += " (" + ", ".join(parts) + ")"
+        if extra:
+            text += " {" + ", ".join(extra) + "}"
+        ins = ", ".join(str(v.type) for v in op.operands)
+        outs = [str(t) for t in op.result_types]
+        res = outs[0] if len(outs) == 1 and not outs[0].startswith("(") else f"({', '.join(outs)})"
+        return text + f" : ({ins}) -> {res}"
+
+
+def print_module(module: Module, generic: bool = False) -> str:
+    """The whole module as text, wrapped in ``module { ... }``."""
+    p = Printer(generic)
+    p.indent = 1
+    body = "\n".join(p.op(op) for op in module.ops)
+    if generic:
+        attrs = dict(module.attributes)
+        if module.name:
+            from frontend.attributes import StringAttr
+
+            attrs["sym_name"] = StringAttr(module.name)
+        a = " {" + ", ".join(format_entry(k, v) for k, v in attrs.items()) + "}" if attrs else ""
+        return f'"builtin.module"() ({{\n{body}\n}}){a} : () -> ()\n'
+    head = "module"
+    if module.name:
+        head += f" @{module.name}"
+    if module.attributes:
+        head += " attributes {" + ", ".join(
+            format_entry(k, v) for k, v in module.attributes.items()
+        ) + "}"
+    return f"{head} {{\n{body}\n}}\n" if module.ops else f"{head} {{\n}}\n"
+
+
+def print_op(op: Operation, generic: bool = False) -> str:
+    return Printer(generic).op(op)
+
+
+def show_attribute(a: Attribute) -> str:
+    return str(a)
+
+
+__all__ = ["Printer", "print_module", "print_op", "Block"]

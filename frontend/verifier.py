@@ -1,0 +1,137 @@
+"""Verification: the declared constraints of every op's spec, then its own type rules.
+
+The generic part (operand and result counts and types, required attributes, regions,
+terminators, symbol uses) is driven entirely by the ``OpSpec``; op-specific rules live
+next to each op's spec.
+"""
+
+from __future__ import annotations
+
+from frontend.errors import VerifyError
+from frontend.ir import Module, Operation
+from frontend.ops.common import fail
+from frontend.ops.spec import OPTIONAL, SINGLE, TERMINATOR, OpSpec
+from frontend.types import FunctionType
+
+
+def verify_module(module: Module) -> None:
+    """Raise ``VerifyError`` (with the op's file:line:col) at the first broken rule."""
+    symbols: dict[str, Operation] = {}
+    for op in module.ops:
+        sym = op.attributes.get("sym_name")
+        if sym is not None:
+            name = getattr(sym, "value", None)
+            if name in symbols:
+                raise fail(op, f"redefinition of symbol named '{name}'")
+            symbols[name] = op  # type: ignore[index]
+    for op in module.ops:
+        if op.name not in ("func.func", "memref.global"):
+            raise fail(op, "only functions and globals may appear at the top level of a module")
+        for inner in op.walk():
+            verify_op(inner)
+            _verify_symbol_use(inner, symbols)
+
+
+def verify_op(op: Operation) -> None:
+    spec = op.spec
+    if spec is None:
+        raise VerifyError(f"unknown operation '{op.name}'", op.loc)
+    _verify_operands(op, spec)
+    _verify_results(op, spec)
+    _verify_attributes(op, spec)
+    _verify_regions(op, spec)
+    if spec.verify is not None:
+        try:
+            spec.verify(op)
+        except VerifyError:
+            raise
+        except (AttributeError, KeyError, IndexError, TypeError, ValueError) as e:
+            raise fail(op, f"is malformed ({type(e).__name__}: {e})") from None
+
+
+def _verify_operands(op: Operation, spec: OpSpec) -> None:
+    if spec.needs_segments():
+        seg = op.attributes.get("operandSegmentSizes")
+        values = getattr(seg, "values", None)
+        if values is None or len(values) != len(spec.operands) or sum(values) != len(op.operands):
+            raise fail(op, "operandSegmentSizes does not match the operand groups")
+    else:
+        fixed = sum(o.kind == SINGLE for o in spec.operands)
+        flexible = len(spec.operands) - fixed
+        n = len(op.operands)
+        optional_only = flexible == 1 and any(o.kind == OPTIONAL for o in spec.operands)
+        if n < fixed or (flexible == 0 and n != fixed) or (optional_only and n > fixed + 1):
+            raise fail(op, f"expected {fixed}{'+' if flexible else ''} operands, found {n}")
+    for o, size in zip(spec.operands, spec.segment_sizes(op)):
+        if o.kind == SINGLE and size != 1:
+            raise fail(op, f"operand group '{o.name}' needs exactly one value, found {size}")
+        if o.kind == OPTIONAL and size > 1:
+            raise fail(op, f"operand group '{o.name}' takes at most one value, found {size}")
+    groups = spec.group_operands(op)
+    index = 0
+    for o in spec.operands:
+        for v in groups[o.name]:
+            if not o.constraint.check(v.type):
+                raise fail(op, f"operand #{index} ('{o.name}') must be {o.constraint.description},"
+                               f" but got {v.type}")
+            index += 1
+
+
+def _verify_results(op: Operation, spec: OpSpec) -> None:
+    fixed = sum(r.kind == SINGLE for r in spec.results)
+    flexible = len(spec.results) - fixed
+    n = len(op.results)
+    if n < fixed or (not flexible and n != fixed):
+        raise fail(op, f"requires {fixed} result{'s' if fixed != 1 else ''}, found {n}")
+    for r in spec.results:
+        for v in spec.group_results(op)[r.name]:
+            if not r.constraint.check(v.type):
+                raise fail(op, f"result ('{r.name}') must be {r.constraint.description}, "
+                               f"but got {v.type}")
+
+
+def _verify_attributes(op: Operation, spec: OpSpec) -> None:
+    for d in spec.attrs:
+        a = op.attributes.get(d.name)
+        if a is None:
+            if not d.optional and d.default is None:
+                raise fail(op, f"requires attribute '{d.name}'")
+            continue
+        if not d.kind.check(a):
+            raise fail(op, f"attribute '{d.name}' failed to satisfy constraint: "
+                           f"{d.kind.description}")
+
+
+def _verify_regions(op: Operation, spec: OpSpec) -> None:
+    if len(op.regions) != len(spec.regions):
+        raise fail(op, f"requires {len(spec.regions)} regions, found {len(op.regions)}")
+    for region in op.regions:
+        for block in region.blocks:
+            for i, inner in enumerate(block.ops):
+                is_term = inner.spec is not None and inner.spec.has(TERMINATOR)
+                if is_term and i != len(block.ops) - 1:
+                    raise fail(inner, "must be the last operation in the parent block")
+            if op.name not in ("builtin.module",) and block.ops:
+                last = block.ops[-1]
+                if last.spec is None or not last.spec.has(TERMINATOR):
+                    raise fail(last, "block must end with a terminator operation")
+
+
+def _verify_symbol_use(op: Operation, symbols: dict[str, Operation]) -> None:
+    if op.name == "func.call":
+        name = op.attributes["callee"].root
+        callee = symbols.get(name)
+        if callee is None or callee.name != "func.func":
+            raise fail(op, f"'{name}' does not reference a valid function")
+        ftype: FunctionType = callee.attributes["function_type"].type
+        if [v.type for v in op.operands] != list(ftype.inputs):
+            raise fail(op, "operand types do not match the callee's signature")
+        if op.result_types != list(ftype.results):
+            raise fail(op, "result types do not match the callee's signature")
+    elif op.name == "memref.get_global":
+        name = op.attributes["name"].root
+        glob = symbols.get(name)
+        if glob is None or glob.name != "memref.global":
+            raise fail(op, f"'{name}' does not reference a valid global memref")
+        if glob.attributes["type"].type != op.results[0].type:
+            raise fail(op, "result type does not match the type of the global memref")
