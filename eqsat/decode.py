@@ -1,0 +1,244 @@
+"""Extracted terms -> IR: rebuild each block from its chosen term DAG.
+
+Values are emitted on demand, dependencies first, and memoized per term so sharing
+survives. Effects are emitted in state-chain order; a read of memory state ``S`` is emitted
+before the first op that consumes ``S`` (otherwise a later write could overtake it).
+Barriers are re-created with their regions decoded from their own extracted roots.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from frontend.affine import AffineMap
+from frontend.attributes import (
+    AffineMapAttr,
+    ArrayAttr,
+    Attribute,
+    BoolAttr,
+    DenseArrayAttr,
+    EnumAttr,
+    IntegerAttr,
+    UnitAttr,
+)
+from frontend.ir import Block, Operation, Region, Value
+from frontend.ops import kinds as K
+from frontend.ops import lookup
+from frontend.ops.spec import OpSpec, segments_attr
+from frontend.parse_attrs import AttrParser
+from frontend.types import IntegerType, Type, VectorType, i64
+from eqsat.encode import EncodedBlock
+from eqsat.extract import Term
+from eqsat.schema import READ_OP, Arg, Constructor, by_constructor
+
+
+class DecodeError(Exception):
+    """An extracted term that does not describe valid IR (a bug in a rule)."""
+
+
+@cache
+def decode_type(t: Term) -> Type:
+    if t.op == "VT":
+        shape, elem = t.args
+        return VectorType(tuple(shape), AttrParser(elem).parse_type())  # type: ignore[arg-type]
+    if t.op == "TT":
+        return AttrParser(t.args[0]).parse_type()  # type: ignore[arg-type]
+    raise DecodeError(f"not a type term: {t}")
+
+
+def decode_attr(arg: Arg, spec: OpSpec, value: Any, iterators: int) -> Attribute | None:
+    """Inverse of ``encode.encode_attr``; ``iterators`` sizes contract maps."""
+    d = spec.attr_def(arg.name)
+    assert d is not None
+    kind = d.kind
+    if arg.sort == "String":
+        if value == "" and (d.optional or d.default is None and arg.kind == "optional"):
+            return None
+        if kind.enum is not None:
+            return EnumAttr(kind.enum, value)
+        if kind is K.UNIT:
+            return UnitAttr()
+        return AttrParser(value).parse_attribute()
+    if arg.sort == "i64":
+        width = {id(K.I32): IntegerType(32), id(K.BOOL): IntegerType(1)}.get(id(kind), i64)
+        return IntegerAttr(int(value), width)
+    if arg.sort == "IVec":
+        if kind is K.I64_LIST:
+            return DenseArrayAttr("i64", tuple(value))
+        if kind is K.BOOL_ARRAY:
+            return ArrayAttr(tuple(BoolAttr(bool(v)) for v in value))
+        if kind is K.ITERATOR_ARRAY:
+            names = ("parallel", "reduction")
+            return ArrayAttr(tuple(EnumAttr("vector.iterator_type", names[v]) for v in value))
+        return ArrayAttr(tuple(IntegerAttr(int(v)) for v in value))
+    if arg.sort == "Map":
+        n, positions = value.args
+        return AffineMapAttr(_map(n, positions))
+    if arg.sort == "MapList":
+        return ArrayAttr(tuple(AffineMapAttr(_map(iterators, p)) for p in value))
+    raise DecodeError(f"no decoding for sort {arg.sort}")
+
+
+def _map(n: int, positions: tuple[int, ...]) -> AffineMap:
+    return AffineMap.from_dims(n, tuple(None if p < 0 else p for p in positions))
+
+
+def term_list(t: Term) -> list[Term]:
+    out: list[Term] = []
+    while t.op == "TCons":
+        out.append(t.args[0])  # type: ignore[arg-type]
+        t = t.args[1]  # type: ignore[assignment]
+    return out
+
+
+class Decoder:
+    """Rebuilds blocks from extracted roots (``roots[block index]``)."""
+
+    def __init__(self, roots: dict[int, Term]) -> None:
+        self.roots = roots
+
+    def decode_block(self, enc: EncodedBlock, out: Block, outer: dict[int, Value]) -> None:
+        _BlockDecoder(self, enc, out, outer).run()
+
+
+class _BlockDecoder:
+    def __init__(self, dec: Decoder, enc: EncodedBlock, out: Block,
+                 outer: dict[int, Value]) -> None:
+        self.dec, self.enc, self.out, self.outer = dec, enc, out, outer
+        self.values: dict[int, Any] = {}  # id(term) -> Value | Operation (multi) | None (state)
+        self.reads: dict[int, list[Term]] = {}  # id(state term) -> reads of that state
+
+    def run(self) -> None:
+        root = self.dec.roots[self.enc.index]
+        self._collect_reads(root)
+        outs, mem, io = root.args
+        self.state(mem)  # type: ignore[arg-type]
+        self.state(io)  # type: ignore[arg-type]
+        values = [self.value(t) for t in term_list(outs)]  # type: ignore[arg-type]
+        ops = self.enc.block.ops
+        last = ops[-1] if ops else None
+        if last is not None and last.spec is not None and last.spec.has("terminator"):
+            self.emit(Operation(last.name, values, [], dict(last.attributes), [], last.loc))
+
+    def _collect_reads(self, root: Term) -> None:
+        seen: set[int] = set()
+        stack = [root]
+        while stack:
+            t = stack.pop()
+            if id(t) in seen:
+                continue
+            seen.add(id(t))
+            c = by_constructor().get(t.op)
+            if c is not None and c.effect == READ_OP:
+                self.reads.setdefault(id(t.args[-1]), []).append(t)
+            stack.extend(t.children)
+
+    # -- emission ------------------------------------------------------------------------
+    def emit(self, op: Operation) -> Operation:
+        self.out.append(op)
+        return op
+
+    def value(self, t: Term) -> Value:
+        got = self.values.get(id(t))
+        if got is not None:
+            return got
+        if t.op == "Arg":
+            v = self.out.args[t.args[1]]  # type: ignore[index]
+        elif t.op == "Outer":
+            v = self.outer[id(self.enc.captures[t.args[1]])]  # type: ignore[index]
+        elif t.op == "Res":
+            multi, i, _ = t.args
+            v = self.multi(multi).results[i]  # type: ignore[arg-type,index]
+        else:
+            from eqsat.strategies import STRATEGIES
+
+            strategy = STRATEGIES.get(t.op)
+            if strategy is not None:
+                v = strategy.expand(self, t)
+            else:
+                v = self.op(t).results[0]
+        self.values[id(t)] = v
+        return v
+
+    def multi(self, t: Term) -> Operation:
+        got = self.values.get(id(t))
+        if got is None:
+            got = self.barrier(t) if t.op == "Barrier" else self.op(t)
+            self.values[id(t)] = got
+        return got
+
+    def state(self, t: Term) -> None:
+        if id(t) in self.values:
+            return
+        self.values[id(t)] = True
+        if t.op == "StInit":
+            return
+        if t.op in ("MemOut", "IOOut"):
+            self.multi(t.args[0])  # type: ignore[arg-type]
+            return
+        self.op(t)
+
+    def _before_consuming(self, s: Term) -> None:
+        """Emit the state chain up to ``s`` and every read of ``s`` before ``s`` is consumed."""
+        self.state(s)
+        for r in self.reads.pop(id(s), []):
+            self.value(r)
+
+    def op(self, t: Term) -> Operation:
+        c: Constructor | None = by_constructor().get(t.op)
+        if c is None:
+            raise DecodeError(f"unknown constructor {t.op}")
+        spec = lookup(c.op)
+        assert spec is not None
+        for arg, a in zip(c.args, t.args):
+            if arg.role == "state":
+                if c.effect == READ_OP:
+                    self.state(a)  # type: ignore[arg-type]
+                else:
+                    self._before_consuming(a)  # type: ignore[arg-type]
+        operands: list[Value] = []
+        sizes: list[int] = []
+        attrs: dict[str, Attribute] = {}
+        result_types: list[Type] | None = None
+        iterators = next(
+            (len(a) for arg, a in zip(c.args, t.args) if arg.name == "iterator_types"), 0
+        )
+        for arg, a in zip(c.args, t.args):
+            if arg.role == "type":
+                result_types = [decode_type(a)]  # type: ignore[arg-type]
+            elif arg.role == "operand":
+                vals = [self.value(a)] if arg.kind == "single" else [
+                    self.value(x) for x in term_list(a)  # type: ignore[arg-type]
+                ]
+                operands.extend(vals)
+                sizes.append(len(vals))
+            elif arg.role == "attr":
+                decoded = decode_attr(arg, spec, a, iterators)
+                if decoded is not None:
+                    attrs[arg.name] = decoded
+        if spec.needs_segments():
+            attrs["operandSegmentSizes"] = segments_attr(sizes)
+        op = Operation(spec.name, operands, result_types or [], attrs)
+        if result_types is None and spec.results:
+            op.results = [Value(rt, op, i) for i, rt in enumerate(spec.infer(op))]  # type: ignore
+        return self.emit(op)
+
+    def barrier(self, t: Term) -> Operation:
+        bid, inputs, mem, io = t.args
+        self._before_consuming(mem)  # type: ignore[arg-type]
+        self._before_consuming(io)  # type: ignore[arg-type]
+        old = self.enc.barriers[bid]  # type: ignore[index]
+        values = [self.value(x) for x in term_list(inputs)]  # type: ignore[arg-type]
+        n = len(old.operands)
+        captured = self.enc.barrier_captures[bid]  # type: ignore[index]
+        inner_outer = {id(v): nv for v, nv in zip(captured, values[n:])}
+        op = Operation(old.name, values[:n], old.result_types, dict(old.attributes), [], old.loc)
+        for region_encs, old_region in zip(self.enc.nested[bid], old.regions):  # type: ignore
+            region = Region()
+            for benc, old_block in zip(region_encs, old_region.blocks):
+                nb = region.append(Block([a.type for a in old_block.args], old_block.label))
+                self.dec.decode_block(benc, nb, inner_outer)
+            op.regions.append(region)
+            region.parent = op
+        return self.emit(op)

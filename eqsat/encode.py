@@ -1,0 +1,200 @@
+"""IR -> e-graph terms: each block of straight-line code becomes egglog ``let`` bindings.
+
+Sharing is preserved (one binding per op), pure ops float freely, effects are threaded
+through the ``mem`` and ``io`` state tokens, and ops with regions become ``Barrier`` nodes
+whose region blocks are encoded as blocks of their own (with their own roots) in the same
+e-graph. ``decode`` reverses all of this.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from frontend.affine import AffineMap
+from frontend.attributes import (
+    AffineMapAttr,
+    ArrayAttr,
+    Attribute,
+    DenseArrayAttr,
+    EnumAttr,
+    IntegerAttr,
+)
+from frontend.ir import Block, Operation, Value
+from frontend.types import Type, VectorType
+from eqsat.schema import (
+    ALLOC_OP,
+    PRINT_OP,
+    READ_OP,
+    WRITE_OP,
+    Arg,
+    constructors,
+)
+
+
+def egg_string(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def ivec(values: tuple[int, ...] | list[int]) -> str:
+    return f"(vec-of {' '.join(map(str, values))})" if values else "(vec-empty)"
+
+
+def encode_type(t: Type) -> str:
+    if isinstance(t, VectorType) and not t.is_scalable:
+        return f"(VT {ivec(t.shape)} {egg_string(str(t.element))})"
+    return f"(TT {egg_string(str(t))})"
+
+
+def map_positions(m: AffineMap) -> list[int]:
+    pos = m.result_positions()
+    assert pos is not None, f"not a projected permutation: {m}"
+    return [-1 if p is None else p for p in pos]
+
+
+def encode_attr(arg: Arg, attr: Attribute | None) -> str:
+    """An attribute as the literal of ``arg.sort`` (see ``schema.ATTR_SORTS``)."""
+    if arg.sort == "String":
+        if attr is None:
+            return '""'
+        return egg_string(attr.value if isinstance(attr, EnumAttr) else str(attr))
+    assert attr is not None, f"missing attribute {arg.name}"
+    if arg.sort == "i64":
+        return str(int(attr.value))  # type: ignore[attr-defined]
+    if arg.sort == "IVec":
+        if isinstance(attr, DenseArrayAttr):
+            return ivec([int(v) for v in attr.values])
+        assert isinstance(attr, ArrayAttr)
+        return ivec([
+            (1 if v.value == "reduction" else 0) if isinstance(v, EnumAttr) else int(v.value)
+            for v in attr.values  # type: ignore[attr-defined]
+        ])
+    if arg.sort == "Map":
+        assert isinstance(attr, AffineMapAttr)
+        return f"(PMap {attr.map.num_dims} {ivec(map_positions(attr.map))})"
+    if arg.sort == "MapList":
+        assert isinstance(attr, ArrayAttr)
+        inner = " ".join(ivec(map_positions(m.map)) for m in attr.values)  # type: ignore
+        return f"(vec-of {inner})"
+    raise AssertionError(f"no encoding for sort {arg.sort}")
+
+
+@dataclass
+class EncodedBlock:
+    """One block's encoding and what decoding it needs."""
+
+    index: int
+    block: Block
+    root: str  # egglog name of the block's Exit term
+    captures: list[Value] = field(default_factory=list)  # values from outside, by Outer index
+    barriers: dict[int, Operation] = field(default_factory=dict)
+    barrier_captures: dict[int, list[Value]] = field(default_factory=dict)
+    nested: dict[int, list[list[EncodedBlock]]] = field(default_factory=dict)  # barrier -> regions
+
+
+class _Names:
+    """The egglog expression of each value visible in the block being encoded."""
+
+    def __init__(self, enc: EncodedBlock) -> None:
+        self.enc = enc
+        self.exprs: dict[int, str] = {}
+        for i, a in enumerate(enc.block.args):
+            self.exprs[id(a)] = f"(Arg {enc.index} {i} {encode_type(a.type)})"
+
+    def use(self, v: Value) -> str:
+        expr = self.exprs.get(id(v))
+        if expr is None:  # defined outside this block: a capture
+            k = len(self.enc.captures)
+            self.enc.captures.append(v)
+            expr = self.exprs[id(v)] = f"(Outer {self.enc.index} {k} {encode_type(v.type)})"
+        return expr
+
+    def uses(self, values: list[Value]) -> str:
+        out = "(TNil)"
+        for v in reversed(values):
+            out = f"(TCons {self.use(v)} {out})"
+        return out
+
+    def define_results(self, op: Operation, var: str, multi: bool) -> None:
+        if multi:
+            for i, r in enumerate(op.results):
+                self.exprs[id(r)] = f"(Res {var} {i} {encode_type(r.type)})"
+        elif op.results:
+            self.exprs[id(op.results[0])] = var
+
+
+class Encoder:
+    """Encodes the blocks of a program into one egglog text, numbering blocks and barriers."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.blocks: list[EncodedBlock] = []
+        self.next_barrier = 0
+        self.next_alloc = 0
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+    def encode_block(self, block: Block) -> EncodedBlock:
+        enc = EncodedBlock(len(self.blocks), block, f"$root{len(self.blocks)}")
+        self.blocks.append(enc)
+        b = enc.index
+        names = _Names(enc)
+        state = {"mem": f'(StInit {b} "mem")', "io": f'(StInit {b} "io")'}
+        ops = block.ops
+        last = ops[-1] if ops else None
+        term = last if last is not None and last.spec is not None and last.spec.has("terminator") \
+            else None
+        for n, op in enumerate(ops if term is None else ops[:-1]):
+            var = f"$b{b}_{n}"
+            c = constructors().get(op.name)
+            if c is None:
+                self._barrier(enc, op, var, names, state)
+                continue
+            groups = op.operand_groups()
+            parts: list[str] = [c.name]
+            for arg in c.args:
+                if arg.role == "type":
+                    parts.append(encode_type(op.results[0].type))
+                elif arg.role == "id":
+                    parts.append(str(self.next_alloc))
+                    self.next_alloc += 1
+                elif arg.role == "operand":
+                    vals = groups[arg.name]
+                    parts.append(names.use(vals[0]) if arg.kind == "single" else names.uses(vals))
+                elif arg.role == "attr":
+                    parts.append(encode_attr(arg, op.attributes.get(arg.name)))
+                else:
+                    parts.append(state[arg.name])
+            self.lines.append(f"(let {var} ({' '.join(parts)}))")
+            if c.effect in (WRITE_OP, PRINT_OP):
+                state["mem" if c.effect == WRITE_OP else "io"] = var
+            names.define_results(op, var, c.sort == "Multi")
+        outs = term.operands if term is not None else []
+        self.lines.append(
+            f"(let {enc.root} (Exit {names.uses(list(outs))} {state['mem']} {state['io']}))"
+        )
+        return enc
+
+    def _barrier(self, enc: EncodedBlock, op: Operation, var: str, names: _Names,
+                 state: dict[str, str]) -> None:
+        """An op we do not rewrite: its operands and the values its regions capture are its
+        inputs, so that decoding emits them first; its region blocks get roots of their own."""
+        bid = self.next_barrier
+        self.next_barrier += 1
+        regions = [[self.encode_block(blk) for blk in region.blocks] for region in op.regions]
+        captured: list[Value] = []
+        inner = {id(v) for region in op.regions for blk in region.blocks
+                 for o in blk.ops for v in o.results}
+        inner |= {id(a) for region in op.regions for blk in region.blocks for a in blk.args}
+        for encoded in regions:
+            for e in encoded:
+                for v in e.captures:
+                    if id(v) not in inner and all(v is not c for c in captured):
+                        captured.append(v)
+        enc.barriers[bid] = op
+        enc.barrier_captures[bid] = captured
+        enc.nested[bid] = regions
+        inputs = names.uses(list(op.operands) + captured)
+        self.lines.append(f"(let {var} (Barrier {bid} {inputs} {state['mem']} {state['io']}))")
+        state["mem"], state["io"] = f"(MemOut {var})", f"(IOOut {var})"
+        names.define_results(op, var, multi=True)

@@ -1,0 +1,132 @@
+"""The optimizer pipeline: encode every block, saturate the rule phases, extract, decode.
+
+``optimize_module`` is what ``eqsat opt`` runs. All blocks of a module (function bodies and,
+as blocks of their own, the bodies of loops, conditionals and masks) share one e-graph, each
+with its own root, so a rule fires once for every place it applies.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from frontend.ir import Block, Module, Operation, Region
+from frontend.verifier import verify_module
+from eqsat.cost import CostModel, vv_cost
+from eqsat.decode import Decoder
+from eqsat.egraph import EGraph
+from eqsat.encode import Encoder
+from eqsat.extract import Snapshot
+from eqsat.rulefile import RuleFile, load, phase_files
+from eqsat.saturate import Phase, SaturationReport, saturate
+from eqsat.schema import schema_text
+
+PHASES = ("canonicalize", "explore")
+
+
+@dataclass
+class Budget:
+    """Per-phase limits (egg-style runner limits; see ``eqsat.saturate``)."""
+
+    iterations: int = 30
+    nodes: int = 100_000
+    seconds: float = 5.0
+    match_limit: int | None = 1000
+    ban_length: int = 5
+
+
+@dataclass
+class OptimizeResult:
+    module: Module
+    report: SaturationReport
+    rule_files: tuple[RuleFile, ...]
+    seconds: dict[str, float] = field(default_factory=dict)
+    cost: float = 0.0
+    egraph: EGraph | None = None
+
+    def stats(self) -> str:
+        labels: dict[str, str] = {}
+        for rf in self.rule_files:
+            labels.update(rf.labels())
+        lines = [self.report.format(labels)]
+        lines.append(
+            "timing: " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in self.seconds.items())
+            + f"; extracted cost {self.cost:g}"
+        )
+        return "\n".join(lines)
+
+
+def default_rule_files(phases: tuple[str, ...] = PHASES) -> dict[str, tuple[RuleFile, ...]]:
+    return {p: phase_files(p) for p in phases}
+
+
+def optimize_module(
+    module: Module,
+    rules: dict[str, tuple[RuleFile, ...]] | None = None,
+    budget: Budget | None = None,
+    cost: CostModel | None = None,
+    extra_rule_paths: tuple[str | Path, ...] = (),
+) -> OptimizeResult:
+    """Optimize every function body of ``module``; returns a new, verified module."""
+    budget = budget or Budget()
+    rules = dict(rules) if rules is not None else default_rule_files()
+    if extra_rule_paths:
+        extra = tuple(load(p) for p in extra_rule_paths)
+        rules["user"] = rules.get("user", ()) + extra
+    cost = cost or vv_cost()
+    t0 = time.perf_counter()
+    enc = Encoder()
+    encoded = {}
+    for op in module.ops:
+        if op.name == "func.func" and op.regions and op.regions[0].blocks:
+            encoded[id(op)] = enc.encode_block(op.regions[0].blocks[0])
+    eg = EGraph()
+    eg.run(schema_text(), "<schema>")
+    files = tuple(rf for group in rules.values() for rf in group)
+    for rf in files:
+        rf.install(eg)
+    eg.run(enc.text(), "<program>")
+    t1 = time.perf_counter()
+    phases = [
+        Phase(
+            name,
+            tuple(rs for rf in group for rs in rf.rulesets),
+            max_iterations=budget.iterations,
+            node_limit=budget.nodes,
+            time_limit=budget.seconds,
+            match_limit=budget.match_limit,
+            ban_length=budget.ban_length,
+        )
+        for name, group in rules.items()
+        if any(rf.rulesets for rf in group)
+    ]
+    report = saturate(eg, phases)
+    t2 = time.perf_counter()
+    snap = Snapshot(eg)
+    roots = {}
+    total = 0.0
+    for b in enc.blocks:
+        ex = snap.extract(b.root, cost, dag=True)
+        roots[b.index] = ex.term
+        total += ex.cost
+    t3 = time.perf_counter()
+    decoder = Decoder(roots)
+    out = Module([], dict(module.attributes), module.name, module.source)
+    for op in module.ops:
+        e = encoded.get(id(op))
+        if e is None:
+            out.body.append(op)
+            continue
+        old_block = op.regions[0].blocks[0]
+        block = Block([a.type for a in old_block.args])
+        decoder.decode_block(e, block, {})
+        new = Operation(op.name, [], [], dict(op.attributes), [Region([block])], op.loc)
+        out.body.append(new)
+    verify_module(out)
+    t4 = time.perf_counter()
+    return OptimizeResult(
+        out, report, files,
+        {"encode": t1 - t0, "saturate": t2 - t1, "extract": t3 - t2, "decode": t4 - t3},
+        total, eg,
+    )

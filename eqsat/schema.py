@@ -1,0 +1,218 @@
+"""The e-graph schema, generated from the op table: the vocabulary rule files are written in.
+
+Every op of ``frontend.ops`` becomes one egglog constructor. Its arguments are, in order:
+the result ``Type`` (so rules can see shapes), the operands (``Term``, or ``TermList`` for
+variadic and optional groups), the attributes (encoded by kind, see ``ATTR_SORTS``), then the
+state token(s) its effects thread. Ops with regions, calls and anything we do not model
+become opaque ``Barrier`` nodes whose bodies are optimized on their own.
+
+``eqsat schema`` prints the generated text with a comment per constructor: it is the
+reference for rule authors.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from frontend.ops import all_specs
+from frontend.ops import kinds as K
+from frontend.ops.spec import (
+    OPTIONAL,
+    PRINTS,
+    PURE,
+    READS,
+    SINGLE,
+    TERMINATOR,
+    WRITES,
+    AttrKind,
+    OpSpec,
+)
+
+# How each attribute kind is stored in a term. Anything not listed is kept as its MLIR text
+# (a String), which rules can still compare for equality.
+ATTR_SORTS: dict[int, str] = {
+    id(K.I64_LIST): "IVec",
+    id(K.I64_ARRAY): "IVec",
+    id(K.I64): "i64",
+    id(K.I32): "i64",
+    id(K.BOOL): "i64",
+    id(K.BOOL_ARRAY): "IVec",
+    id(K.ITERATOR_ARRAY): "IVec",
+    id(K.AFFINE_MAP): "Map",
+    id(K.MAP_ARRAY): "MapList",
+    id(K.COMBINING_KIND): "String",
+    id(K.PUNCTUATION): "String",
+    id(K.FASTMATH): "String",
+    id(K.OVERFLOW): "String",
+}
+
+
+def attr_sort(kind: AttrKind) -> str:
+    if kind.description == "comparison predicate":
+        return "i64"
+    return ATTR_SORTS.get(id(kind), "String")
+
+
+# Effect classes: what state a constructor consumes and what sort it yields.
+PURE_OP, READ_OP, WRITE_OP, PRINT_OP, ALLOC_OP, BARRIER_OP = (
+    "pure", "read", "write", "print", "alloc", "barrier",
+)
+
+
+def effect_class(spec: OpSpec) -> str:
+    """How an op is threaded through the e-graph (see module docstring)."""
+    if spec.regions or spec.name == "func.call":
+        return BARRIER_OP
+    if spec.has(PRINTS):
+        return PRINT_OP
+    if spec.name in ("memref.alloc", "memref.alloca"):
+        return ALLOC_OP
+    if spec.has(WRITES):
+        return WRITE_OP if not spec.results else BARRIER_OP
+    if spec.has(READS):
+        return READ_OP
+    if spec.has(PURE):
+        return PURE_OP
+    return BARRIER_OP
+
+
+def constructor_name(op_name: str) -> str:
+    """``vector.transpose`` -> ``Transpose``; other dialects keep their prefix:
+    ``arith.addf`` -> ``ArithAddf``, ``vector.scalable.extract`` -> ``ScalableExtract``."""
+    dialect, _, rest = op_name.partition(".")
+    camel = "".join(p[:1].upper() + p[1:] for p in re.split(r"[._]", rest))
+    return camel if dialect == "vector" else dialect.capitalize() + camel
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument of a constructor: where it comes from and its egglog sort."""
+
+    role: str  # "type" | "operand" | "attr" | "state" | "id"
+    name: str
+    sort: str
+    kind: str = SINGLE  # operand kind, or "optional" for optional attributes
+
+
+@dataclass(frozen=True)
+class Constructor:
+    name: str
+    op: str  # MLIR op name
+    effect: str
+    args: tuple[Arg, ...]
+    sort: str  # the sort it yields: Term, Multi or State
+    summary: str
+
+    def signature(self) -> str:
+        return f"({self.name} {' '.join(a.sort for a in self.args)})".replace(" )", ")")
+
+
+def _constructor(spec: OpSpec) -> Constructor | None:
+    effect = effect_class(spec)
+    if effect == BARRIER_OP or spec.has(TERMINATOR) or spec.name == "builtin.module":
+        return None
+    if spec.name in ("func.func", "memref.global"):
+        return None
+    args: list[Arg] = []
+    nres = len(spec.results)
+    multi = nres > 1 or any(r.kind != SINGLE for r in spec.results)
+    if nres == 1 and not multi:
+        args.append(Arg("type", "type", "Type"))
+    if effect == ALLOC_OP:
+        args.append(Arg("id", "id", "i64"))
+    for o in spec.operands:
+        args.append(Arg("operand", o.name, "Term" if o.kind == SINGLE else "TermList", o.kind))
+    for a in spec.attrs:
+        sort = attr_sort(a.kind)
+        optional = a.optional and a.default is None
+        args.append(Arg("attr", a.name, "String" if optional else sort,
+                        OPTIONAL if optional else SINGLE))
+    if effect in (READ_OP, WRITE_OP):
+        args.append(Arg("state", "mem", "State"))
+    if effect == PRINT_OP:
+        args.append(Arg("state", "io", "State"))
+    sort = "State" if effect in (WRITE_OP, PRINT_OP) else ("Multi" if multi else "Term")
+    if nres == 0 and effect == PURE_OP:
+        return None
+    return Constructor(constructor_name(spec.name), spec.name, effect, tuple(args), sort,
+                       spec.summary)
+
+
+@cache
+def constructors() -> dict[str, Constructor]:
+    """Constructor by MLIR op name, for every op the e-graph models directly."""
+    out = {}
+    for name, spec in sorted(all_specs().items()):
+        c = _constructor(spec)
+        if c is not None:
+            out[name] = c
+    return out
+
+
+@cache
+def by_constructor() -> dict[str, Constructor]:
+    return {c.name: c for c in constructors().values()}
+
+
+PRELUDE = """\
+; ---- sorts ---------------------------------------------------------------------------------
+(sort IVec (Vec i64))          ; shapes, permutations, positions, static index lists
+(sort MapList (Vec IVec))      ; contract indexing maps: result positions of each map
+(sort IFn (UnstableFn (i64) i64))  ; (unstable-fn "vec-get" p): a permutation as a function
+
+; A type: fixed-shape vectors expose shape and element type; every other type is its text.
+(datatype Type
+  (VT IVec String)             ; (VT (vec-of 4 8) "f32")  =  vector<4x8xf32>
+  (TT String))                 ; (TT "memref<8xf32>"), (TT "f32"), scalable vectors, ...
+
+; A projected permutation map (transfer ops): number of dims and, per result, the dim it
+; reads or -1 for a constant 0 (a broadcast).
+(datatype Map (PMap i64 IVec))
+
+; Leaves are numbered by block, so that the blocks of one program share one e-graph.
+(datatype Term
+  (Arg i64 i64 Type)           ; (Arg block i type): block argument #i
+  (Outer i64 i64 Type))        ; (Outer block k type): value #k captured from outside the block
+(datatype TermList (TNil) (TCons Term TermList))
+(datatype State
+  (StInit i64 String))         ; (StInit block "mem"|"io"): memory and stdout, threaded apart
+(datatype Multi)               ; an op with several results; see Res
+(constructor Res (Multi i64 Type) Term)     ; result #i of a Multi
+(constructor MemOut (Multi) State)          ; memory state after a barrier
+(constructor IOOut (Multi) State)           ; stdout state after a barrier
+; An op we do not rewrite (regions, calls): id into the side table, its inputs and states.
+(constructor Barrier (i64 TermList State State) Multi)
+; The block's exit: the terminator's operands and the final states.
+(datatype Root (Exit TermList State State))
+"""
+
+
+@cache
+def schema_text() -> str:
+    """The whole schema: prelude, one constructor per op, strategy macros, helpers."""
+    from eqsat.strategies import STRATEGIES
+
+    lines = [PRELUDE, "; ---- ops, generated from the op table (frontend/ops) -------------------------"]
+    for c in constructors().values():
+        arg_doc = " ".join(f"{a.name}:{a.sort}" for a in c.args)
+        lines.append(f"; {c.op}: {c.summary or c.op}  [{c.effect}]  {arg_doc}")
+        lines.append(f"(constructor {c.name} ({' '.join(a.sort for a in c.args)}) {c.sort})")
+    lines.append("")
+    lines.append("; ---- lowering strategies: equal alternatives, expanded by eqsat.strategies ----")
+    for s in STRATEGIES.values():
+        lines.append(f"; {s.name}: {s.doc}")
+        lines.append(f"(constructor {s.name} ({' '.join(s.sorts)}) Term)")
+    lines.append("")
+    lines.append(HELPERS)
+    return "\n".join(lines) + "\n"
+
+
+HELPERS = """\
+; ---- analyses available to rules ---------------------------------------------------------------
+; The product of a shape's sizes.
+(function num-elems (IVec) i64 :merge old)
+; NativeWidth elem -> lanes of one hardware vector of that element type (set by a target).
+(function NativeWidth (String) i64 :merge old)
+"""
