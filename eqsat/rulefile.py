@@ -1,0 +1,161 @@
+"""Rule files: egglog's own language, one file per concern, a law comment above every rule.
+
+Rule files live in the ``rules`` package (data, found with ``importlib.resources`` whether eqsat
+is installed or run from a checkout), one subdirectory per phase::
+
+    rules/canonicalize/broadcast.egg
+    rules/explore/contract.egg
+    rules/legalize/...
+
+Convention (DESIGN section 8): each ``rewrite``/``birewrite``/``rule`` is preceded by a ``; law``
+comment line stating the equation it implements, and may carry ``:name "..."``. The parser is
+egglog's own (``parse_program``), so what we list is exactly what egglog will run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib.resources import files
+from pathlib import Path
+
+from egglog import bindings
+
+from eqsat.egraph import EGraph, byte_span_to_line_col, to_rule_error
+
+RULES_PACKAGE = "rules"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rewrite, birewrite or rule of a rule file.
+
+    ``keys`` are the names egglog uses in its run reports (``:name``, else the rule's printed
+    text; a birewrite reports its two directions as ``key=>`` and ``key<=``). ``label`` is the
+    short name to show people: the ``:name``, else ``file.egg:line``.
+    """
+
+    kind: str
+    ruleset: str
+    label: str
+    keys: tuple[str, ...]
+    law: str
+    line: int
+
+
+@dataclass(frozen=True)
+class RuleFile:
+    """A parsed rule file: where it is, its text, the rulesets it declares and its rules."""
+
+    path: Path
+    text: str = field(repr=False)
+    rulesets: tuple[str, ...]
+    rules: tuple[Rule, ...]
+
+    @property
+    def phase(self) -> str:
+        """The phase directory the file sits in (``canonicalize``, ``explore``, ...)."""
+        return self.path.parent.name
+
+    def without_law(self) -> tuple[Rule, ...]:
+        """Rules that break the convention: no ``;`` law comment above them."""
+        return tuple(r for r in self.rules if not r.law)
+
+    def labels(self) -> dict[str, str]:
+        """Report key -> short label, for printing saturation reports."""
+        out: dict[str, str] = {}
+        for rule in self.rules:
+            for key in rule.keys:
+                out[key] = rule.label + (key[-2:] if rule.kind == "birewrite" else "")
+        return out
+
+    def install(self, egraph: EGraph) -> None:
+        """Run the file's declarations and rules in ``egraph``; errors name this file."""
+        egraph.run(self.text, str(self.path))
+
+
+def rules_dir() -> Path:
+    """The ``rules`` package directory (a checkout or an installed copy)."""
+    return Path(str(files(RULES_PACKAGE)))
+
+
+def find(name: str | Path) -> Path:
+    """A rule file by path, or by name under ``rules/`` (``explore/contract`` or with ``.egg``)."""
+    path = Path(name)
+    if path.is_file():
+        return path
+    candidate = rules_dir() / path
+    if candidate.suffix != ".egg":
+        candidate = candidate.with_name(candidate.name + ".egg")
+    if candidate.is_file():
+        return candidate
+    raise FileNotFoundError(f"no rule file {str(name)!r} (looked in {rules_dir()})")
+
+
+def load(name: str | Path) -> RuleFile:
+    """Read and parse a rule file; a syntax error raises ``RuleError`` at its line."""
+    path = find(name)
+    return parse(path.read_text(encoding="utf-8"), path)
+
+
+def parse(text: str, path: Path) -> RuleFile:
+    """Parse rule-file text with egglog's parser (no declarations needed to parse)."""
+    try:
+        commands = bindings.EGraph().parse_program(text, filename=str(path))
+    except bindings.EggSmolError as err:
+        raise to_rule_error(err.context, str(path), {str(path): text}) from None
+    rulesets: list[str] = []
+    rules: list[Rule] = []
+    for cmd in commands:
+        match cmd:
+            case bindings.AddRuleset(name=name) | bindings.UnstableCombinedRuleset(name=name):
+                rulesets.append(name)
+            case bindings.RewriteCommand() | bindings.BiRewriteCommand() | bindings.RuleCommand():
+                rules.append(_rule(cmd, text, path))
+            case _:
+                pass
+    return RuleFile(path, text, tuple(rulesets), tuple(rules))
+
+
+def phase_files(phase: str, root: Path | None = None) -> tuple[RuleFile, ...]:
+    """All rule files of one phase directory, in name order (the order they are installed).
+
+    ``root`` defaults to the ``rules`` package; pass another directory to use other rules.
+    """
+    directory = (root or rules_dir()) / phase
+    if not directory.is_dir():
+        raise FileNotFoundError(f"no phase directory {directory}")
+    return tuple(load(p) for p in sorted(directory.glob("*.egg")))
+
+
+def phase_rulesets(phase: str, root: Path | None = None) -> tuple[str, ...]:
+    """The rulesets a phase's files declare, in file order."""
+    return tuple(rs for f in phase_files(phase, root) for rs in f.rulesets)
+
+
+def _rule(cmd: object, text: str, path: Path) -> Rule:
+    if isinstance(cmd, bindings.RuleCommand):
+        kind, ruleset, name, span = "rule", cmd.rule.ruleset, cmd.rule.name, cmd.rule.span
+    else:
+        kind = "birewrite" if isinstance(cmd, bindings.BiRewriteCommand) else "rewrite"
+        ruleset, name, span = cmd.name, cmd.rewrite.name, cmd.rewrite.span
+    key = name or str(cmd)
+    keys = (key + "=>", key + "<=") if kind == "birewrite" else (key,)
+    line, _ = byte_span_to_line_col(text, span.i)
+    label = name or f"{path.name}:{line}"
+    return Rule(kind, ruleset, label, keys, _law(text, line, span.j), line)
+
+
+def _law(text: str, line: int, end_byte: int) -> str:
+    """The ``;`` comment block right above ``line``; else a comment trailing the rule."""
+    lines = text.splitlines()
+    block: list[str] = []
+    i = line - 2
+    while i >= 0 and lines[i].lstrip().startswith(";"):
+        block.append(lines[i].lstrip().lstrip(";").strip())
+        i -= 1
+    if block:
+        return " ".join(reversed([b for b in block if b]))
+    last_line, _ = byte_span_to_line_col(text, max(end_byte - 1, 0))
+    tail = lines[last_line - 1] if last_line <= len(lines) else ""
+    code, sep, comment = tail.partition(";")
+    return comment.lstrip(";").strip() if sep and code.strip() else ""
