@@ -91,7 +91,7 @@ def optimize_module(
     phases = [
         Phase(
             name,
-            tuple(rs for rf in group for rs in rf.rulesets),
+            ("typing",) + tuple(rs for rf in group for rs in rf.rulesets),
             max_iterations=budget.iterations,
             node_limit=budget.nodes,
             time_limit=budget.seconds,

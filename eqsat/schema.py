@@ -206,11 +206,34 @@ def schema_text() -> str:
         lines.append(f"(constructor {s.name} ({' '.join(s.sorts)}) Term)")
     lines.append("")
     lines.append(HELPERS)
+    lines.append(typing_rules())
     return "\n".join(lines) + "\n"
+
+
+def typing_rules() -> str:
+    """``(type-of e)`` for every term: rules that need an operand's shape read it here."""
+    out = [
+        "; ---- typing: (type-of x) is the type of any Term ----------------------------------------",
+        "(ruleset typing)",
+        "(rule ((= e (Arg b i t))) ((set (type-of e) t)) :ruleset typing :name \"type-of-Arg\")",
+        "(rule ((= e (Outer b k t))) ((set (type-of e) t)) :ruleset typing :name \"type-of-Outer\")",
+        "(rule ((= e (Res m i t))) ((set (type-of e) t)) :ruleset typing :name \"type-of-Res\")",
+    ]
+    from eqsat.strategies import STRATEGIES
+
+    typed = [(c.name, len(c.args)) for c in constructors().values() if c.args and
+             c.args[0].role == "type" and c.sort == "Term"]
+    typed += [(s.name, len(s.sorts)) for s in STRATEGIES.values() if s.sorts[:1] == ("Type",)]
+    for name, n in typed:
+        rest = " ".join(f"a{i}" for i in range(1, n))
+        out.append(f"(rule ((= e ({name} t {rest}))) ((set (type-of e) t)) :ruleset typing "
+                   f":name \"type-of-{name}\")")
+    return "\n".join(out) + "\n"
 
 
 HELPERS = """\
 ; ---- analyses available to rules ---------------------------------------------------------------
+(function type-of (Term) Type :merge old)
 ; The product of a shape's sizes.
 (function num-elems (IVec) i64 :merge old)
 ; NativeWidth elem -> lanes of one hardware vector of that element type (set by a target).
