@@ -17,6 +17,7 @@ from eqsat.extract import Literal
 
 type CostModel = Callable[[str, tuple[Literal, ...], tuple[float, ...]], float]
 
+INFINITE = frozenset({"ListAt"})  # rule helpers with no MLIR form
 FREE = frozenset({
     "VT", "TT", "PMap", "TNil", "TCons", "Arg", "Outer", "StInit", "Res", "MemOut", "IOOut",
     "Exit",
@@ -25,7 +26,7 @@ FREE = frozenset({
 
 def table_cost(own: Mapping[str, float], default: float = 1.0) -> CostModel:
     """Cost = own[op] (``default`` for unlisted constructors) + the children's costs."""
-    free = dict.fromkeys(FREE, 0.0)
+    free = dict.fromkeys(FREE, 0.0) | dict.fromkeys(INFINITE, float("inf"))
 
     def cost(op: str, literals: tuple[Literal, ...], children: tuple[float, ...]) -> float:
         base = free.get(op)

@@ -186,6 +186,9 @@ PRELUDE = """\
 (constructor Barrier (i64 TermList State State) Multi)
 ; The block's exit: the terminator's operands and the final states.
 (datatype Root (Exit TermList State State))
+
+; Rule helpers that never reach the output (infinite cost): rules reduce them away.
+(constructor ListAt (TermList i64) Term)    ; element #i of a list
 """
 
 
