@@ -21,21 +21,21 @@ from typing import Any
 import numpy as np
 
 __all__ = [
-    "SemanticsError",
     "FLOAT_ELEMS",
-    "dtype_of",
-    "is_int",
-    "is_float",
-    "bitwidth",
-    "elem_of_dtype",
+    "SemanticsError",
     "as_elem",
+    "bitwidth",
+    "dtype_of",
+    "elem_of_dtype",
+    "from_bits",
+    "from_unsigned",
+    "is_float",
+    "is_int",
     "round_bf16",
     "round_rational",
+    "to_bits",
     "to_signed",
     "to_unsigned",
-    "from_unsigned",
-    "to_bits",
-    "from_bits",
 ]
 
 
@@ -140,7 +140,8 @@ def as_elem(x: Any, elem: str) -> Any:
         if a.dtype.kind == "f":
             raise SemanticsError(f"cannot store floating-point value {x!r} as {elem}")
         if a.dtype == object:
-            a = np.frompyfunc(lambda v: _wrap_pyint(v, w), 1, 1)(a).astype(np.int64)
+            a = np.asarray(np.frompyfunc(lambda v: _wrap_pyint(v, w), 1, 1)(a), dtype=object)
+            a = a.astype(np.int64)
         if w == 1:
             r = (a.astype(np.int64) & 1).astype(np.bool_) if a.dtype != np.bool_ else a
         elif w in (8, 16, 32, 64):
@@ -175,7 +176,7 @@ def to_unsigned(x: Any, elem: str) -> np.ndarray:
     w = bitwidth(elem)
     if w == 1:
         return a.astype(np.uint8)
-    u = np.ascontiguousarray(a).view(_unsigned_dtype(elem)).reshape(a.shape)
+    u = np.array(a, order="C").view(_unsigned_dtype(elem)).reshape(a.shape)
     if w not in (8, 16, 32, 64):
         u = u & u.dtype.type((1 << w) - 1)
     return u
@@ -210,23 +211,28 @@ def _f64_to_f32_round_to_odd(d: np.ndarray) -> np.ndarray:
         inexact = (back != d) & np.isfinite(d)
         toward_zero = inexact & (np.abs(back) > np.abs(d))
         f = np.where(toward_zero, np.nextafter(f, np.float32(0)), f).astype(np.float32)
-    bits = np.ascontiguousarray(f).view(np.uint32) | inexact.astype(np.uint32)
+    bits = np.array(f, order="C").view(np.uint32) | inexact.astype(np.uint32)
     return bits.view(np.float32).reshape(d.shape)
 
 
 def round_bf16(x: Any) -> Any:
-    """Round to the nearest bf16 value (ties to even; NaN stays a quiet NaN with its sign),
-    returned as float32; float64 inputs are rounded once, not via float32."""
+    """Round to the nearest bf16 value (ties to even; a NaN stays a NaN with its sign),
+    returned as float32; float64 inputs are rounded once, not via float32; idempotent."""
     a = np.asarray(x)
     if a.dtype == np.float64 or a.dtype.kind in "iuOb":
         f = _f64_to_f32_round_to_odd(a.astype(np.float64))
     else:
         f = a.astype(np.float32)
-    bits = np.ascontiguousarray(f).view(np.uint32).astype(np.uint64)
+    bits = np.array(f, order="C").view(np.uint32).astype(np.uint64)
     rounded = (bits + np.uint64(0x7FFF) + ((bits >> np.uint64(16)) & np.uint64(1))) & np.uint64(
         0xFFFF0000
     )
-    quiet_nan = (bits & np.uint64(0xFFFF0000)) | np.uint64(0x00400000)
+    # a NaN that already is a bf16 value is kept bit-exact (payload, signalling bit: bitcasts
+    # must round-trip); any other NaN is truncated and quietened
+    exact = (bits & np.uint64(0xFFFF)) == 0
+    quiet_nan = np.where(
+        exact, bits, (bits & np.uint64(0xFFFF0000)) | np.uint64(0x00400000)
+    ).astype(np.uint64)
     out = np.where(np.isnan(f), quiet_nan, rounded).astype(np.uint32)
     return _like(out.view(np.float32).reshape(a.shape), x)
 
@@ -265,7 +271,7 @@ def to_bits(x: Any, elem: str) -> np.ndarray:
     a = np.asarray(x)
     if is_int(elem):
         return to_unsigned(a, elem).astype(np.uint64)
-    a = np.ascontiguousarray(as_elem(a, elem))
+    a = np.array(as_elem(a, elem), order="C")
     if elem == "f16":
         return a.view(np.uint16).reshape(a.shape).astype(np.uint64)
     if elem == "bf16":
@@ -280,7 +286,7 @@ def to_bits(x: Any, elem: str) -> np.ndarray:
 def from_bits(bits: Any, elem: str) -> np.ndarray:
     """Elements whose bit patterns are the low bitwidth(elem) bits of `bits` (inverse of
     to_bits)."""
-    b = np.ascontiguousarray(np.asarray(bits).astype(np.uint64))
+    b = np.array(np.asarray(bits).astype(np.uint64), order="C")
     if is_int(elem):
         return from_unsigned(b, elem)
     if elem == "f16":

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import semantics_arith as A
+from . import semantics_math as M
 from .semantics_core import (
     SemanticsError,
     _like,
@@ -28,16 +29,41 @@ from .semantics_core import (
     to_signed,
 )
 
-# fmt: off
 __all__ = [
-    "KINDS", "INT_KINDS", "FLOAT_KINDS", "combine", "neutral", "reduce_kind", "contract",
-    "outerproduct", "multi_reduction", "reduction", "scan", "broadcast", "splat", "shape_cast",
-    "transpose", "bitcast", "extract", "insert", "extractelement", "insertelement",
-    "extract_strided_slice", "insert_strided_slice", "shuffle", "interleave", "deinterleave",
-    "from_elements", "step", "create_mask", "constant_mask", "flat_transpose",
-    "matrix_multiply", "scalable_extract", "scalable_insert",
+    "FLOAT_KINDS",
+    "INT_KINDS",
+    "KINDS",
+    "bitcast",
+    "broadcast",
+    "combine",
+    "constant_mask",
+    "contract",
+    "create_mask",
+    "deinterleave",
+    "extract",
+    "extract_strided_slice",
+    "extractelement",
+    "flat_transpose",
+    "from_elements",
+    "insert",
+    "insert_strided_slice",
+    "insertelement",
+    "interleave",
+    "matrix_multiply",
+    "multi_reduction",
+    "neutral",
+    "outerproduct",
+    "reduce_kind",
+    "reduction",
+    "scalable_extract",
+    "scalable_insert",
+    "scan",
+    "shape_cast",
+    "shuffle",
+    "splat",
+    "step",
+    "transpose",
 ]
-# fmt: on
 
 INT_KINDS = ("add", "mul", "minsi", "minui", "maxsi", "maxui", "and", "or", "xor")
 FLOAT_KINDS = ("add", "mul", "minnumf", "maxnumf", "minimumf", "maximumf")
@@ -253,7 +279,7 @@ def outerproduct(
     if acc_a.shape != shape:
         raise SemanticsError(f"outerproduct acc shape {acc_a.shape} != {shape}")
     if kind == "add" and is_float(elem):
-        res = A.fma(a, b, acc_a, elem)
+        res = M.fma(a, b, acc_a, elem)
     else:
         res = combine(kind, acc_a, combine("mul", a, b, elem), elem)
     res = np.broadcast_to(np.asarray(res), shape)
