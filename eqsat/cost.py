@@ -24,11 +24,18 @@ FREE = frozenset({
 })
 
 
-def table_cost(own: Mapping[str, float], default: float = 1.0) -> CostModel:
-    """Cost = own[op] (``default`` for unlisted constructors) + the children's costs."""
+def table_cost(own: Mapping[str, float], default: float = 1.0, tile_slice: float = 0.0) -> CostModel:
+    """Cost = own[op] (``default`` for unlisted constructors) + the children's costs.
+
+    Two nodes are priced specially: ``Tiled`` multiplies its kernel by its tile count, and
+    ``TileOf`` costs ``tile_slice`` without its source (paid once by the ``Tiled`` node)."""
     free = dict.fromkeys(FREE, 0.0) | dict.fromkeys(INFINITE, float("inf"))
 
     def cost(op: str, literals: tuple[Literal, ...], children: tuple[float, ...]) -> float:
+        if op == "Tiled":  # (Tiled t count tile kernel srcs): the kernel runs once per tile
+            return children[0] + literals[0] * children[1] + sum(children[2:])
+        if op == "TileOf":  # slicing a tile out; its source is paid by the enclosing Tiled
+            return tile_slice
         base = free.get(op)
         if base is None:
             base = own.get(op, default)
@@ -37,6 +44,26 @@ def table_cost(own: Mapping[str, float], default: float = 1.0) -> CostModel:
         return base + sum(children)
 
     return cost
+
+
+def width_cost(per_lane: Mapping[str, float], default: float = 1.0) -> CostModel:
+    """A crude width-aware model for experiments without a target: an op's own cost is
+    ``per_lane[op]`` times the lanes of its result type (from the ``("type", ...)`` literal
+    the snapshot appends), else ``default``."""
+
+    def own(op: str) -> Callable[[tuple[Literal, ...]], float]:
+        def f(literals: tuple[Literal, ...]) -> float:
+            t = literals[-1] if literals and isinstance(literals[-1], tuple) else None
+            if t and t[0] == "type" and len(t) == 3:
+                n = 1
+                for d in t[1]:
+                    n *= d
+                return per_lane[op] * n
+            return per_lane[op]
+
+        return f
+
+    return table_cost({op: own(op) for op in per_lane}, default)
 
 
 def vv_cost(overrides: Mapping[str, float] | None = None) -> CostModel:

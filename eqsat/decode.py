@@ -84,6 +84,20 @@ def _map(n: int, positions: tuple[int, ...]) -> AffineMap:
     return AffineMap.from_dims(n, tuple(None if p < 0 else p for p in positions))
 
 
+def _tile_leaves(kernel: Term) -> list[Term]:
+    out, seen, stack = [], set(), [kernel]
+    while stack:
+        t = stack.pop()
+        if id(t) in seen:
+            continue
+        seen.add(id(t))
+        if t.op == "TileOf":
+            out.append(t)
+        else:
+            stack.extend(t.children)
+    return out
+
+
 def term_list(t: Term) -> list[Term]:
     out: list[Term] = []
     while t.op == "TCons":
@@ -150,6 +164,10 @@ class _BlockDecoder:
         elif t.op == "Res":
             multi, i, _ = t.args
             v = self.multi(multi).results[i]  # type: ignore[arg-type,index]
+        elif t.op == "Tiled":
+            v = self.tiled(t)
+        elif t.op == "TileOf":
+            v = self.tile_of(t)
         else:
             from eqsat.strategies import STRATEGIES
 
@@ -160,6 +178,44 @@ class _BlockDecoder:
                 v = self.op(t).results[0]
         self.values[id(t)] = v
         return v
+
+    # -- symbolic tiles ----------------------------------------------------------------------
+    def tiled(self, t: Term) -> Value:
+        """Materialize ``(Tiled t count tile kernel)``: the kernel once per tile offset, each
+        result inserted into the full vector (unroll-and-jam, as MLIR's unrolling does)."""
+        from itertools import product
+
+        from eqsat.strategies import Emit
+
+        ty, _, tile, kernel, _srcs = t.args
+        full: VectorType = decode_type(ty)  # type: ignore[assignment]
+        e = Emit(self)
+        acc = e.zeros(full)
+        grid = [range(0, n, s) for n, s in zip(full.shape, tile)]  # type: ignore[arg-type]
+        saved_offsets = getattr(self, "offsets", None)
+        for leaf in _tile_leaves(kernel):  # the whole operands, emitted once, outside the tiles
+            self.value(leaf.args[1])
+        for offsets in product(*grid):
+            saved = self.values
+            self.values = dict(saved)
+            self.offsets = offsets
+            piece = self.value(kernel)  # type: ignore[arg-type]
+            self.values = saved
+            acc = e.op("vector.insert_strided_slice", [piece, acc], full,
+                       offsets=list(offsets), strides=[1] * len(offsets))
+        self.offsets = saved_offsets
+        return acc
+
+    def tile_of(self, t: Term) -> Value:
+        from eqsat.strategies import Emit
+
+        tile, x = t.args
+        whole = self.value(x)  # type: ignore[arg-type]
+        wt: VectorType = whole.type  # type: ignore[assignment]
+        sizes = list(tile)  # type: ignore[arg-type]
+        rt = VectorType(tuple(sizes), wt.element)
+        return Emit(self).op("vector.extract_strided_slice", [whole], rt,
+                             offsets=list(self.offsets), sizes=sizes, strides=[1] * len(sizes))
 
     def multi(self, t: Term) -> Operation:
         got = self.values.get(id(t))

@@ -191,6 +191,25 @@ class Snapshot:
         self.members: list[list[int]] = [[] for _ in range(len(self._dense))]  # e-class -> nodes
         for node, cls in enumerate(self.owner):
             self.members[cls].append(node)
+        self.cost_lits = self._with_types()
+
+    def _with_types(self) -> list[tuple[Literal, ...]]:
+        """Literals as cost functions see them: a node whose first argument is a ``Type``
+        e-class gets that type appended as ``("type", shape, elem)`` (``VT``) or
+        ``("type", text)`` (``TT``), since an op's cost depends on its width."""
+        types: dict[int, tuple[Literal, ...]] = {}
+        for node, op in enumerate(self.ops):
+            if op == "VT":
+                types[self.owner[node]] = ("type", *self.lits[node])
+            elif op == "TT":
+                types[self.owner[node]] = ("type", *self.lits[node])
+        out = list(self.lits)
+        for node, layout in enumerate(self.layouts):
+            if layout and layout[0] == "c":
+                t = types.get(self.kids[node][0])
+                if t is not None:
+                    out[node] = self.lits[node] + (t,)
+        return out
 
     def __len__(self) -> int:
         return len(self.ops)
@@ -308,12 +327,12 @@ class Snapshot:
         dag_cost = 0.0
         for c in order:
             node = best[c]
-            dag_cost += cost(self.ops[node], self.lits[node], (0.0,) * len(self.kids[node]))
+            dag_cost += cost(self.ops[node], self.cost_lits[node], (0.0,) * len(self.kids[node]))
         costs: dict[int, float] = {}
         for c in order:
             node = best[c]
             kid_costs = tuple(costs[k] for k in self.kids[node])
-            costs[c] = cost(self.ops[node], self.lits[node], kid_costs)
+            costs[c] = cost(self.ops[node], self.cost_lits[node], kid_costs)
         return Extraction(
             term=self._term(order, best),
             cost=dag_cost if dag else costs[cls],
@@ -382,7 +401,7 @@ def _knuth(snap: Snapshot, root: int, cost: CostFn, dag: bool) -> dict[int, int]
     """Knuth's generalisation of Dijkstra to hypergraphs: e-classes are finalised cheapest first;
     a node is costed once, when its last child class is final. Stops when the root is final.
     Returns e-class -> chosen node."""
-    ops, owner, lits, kids = snap.ops, snap.owner, snap.lits, snap.kids
+    ops, owner, lits, kids = snap.ops, snap.owner, snap.cost_lits, snap.kids
     missing: dict[int, int] = {}
     heap: list[tuple[float, int]] = []
     best: dict[int, int] = {}

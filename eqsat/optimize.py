@@ -57,6 +57,30 @@ class OptimizeResult:
         return "\n".join(lines)
 
 
+def native_tile_facts(module: Module, native: dict[str, int]) -> str:
+    """``NativeTile``/``TileCount`` for every vector type of the program that one hardware
+    vector of ``native[elem]`` lanes divides: the tile is (1, ..., 1, lanes)."""
+    from frontend.types import VectorType
+
+    from eqsat.encode import encode_type, ivec
+
+    facts = []
+    seen = set()
+    for op in module.walk():
+        for r in op.results:
+            t = r.type
+            if not isinstance(t, VectorType) or t.is_scalable or t in seen or t.rank == 0:
+                continue
+            seen.add(t)
+            lanes = native.get(str(t.element))
+            if not lanes or t.shape[-1] % lanes or t.num_elements() <= lanes:
+                continue
+            tile = (1,) * (t.rank - 1) + (lanes,)
+            facts.append(f"(set (NativeTile {encode_type(t)}) {ivec(tile)})")
+            facts.append(f"(set (TileCount {encode_type(t)}) {t.num_elements() // lanes})")
+    return "\n".join(facts) + "\n"
+
+
 def default_rule_files(phases: tuple[str, ...] = PHASES) -> dict[str, tuple[RuleFile, ...]]:
     return {p: phase_files(p) for p in phases}
 
@@ -67,6 +91,7 @@ def optimize_module(
     budget: Budget | None = None,
     cost: CostModel | None = None,
     extra_rule_paths: tuple[str | Path, ...] = (),
+    native: dict[str, int] | None = None,
 ) -> OptimizeResult:
     """Optimize every function body of ``module``; returns a new, verified module."""
     budget = budget or Budget()
@@ -87,6 +112,8 @@ def optimize_module(
     for rf in files:
         rf.install(eg)
     eg.run(enc.text(), "<program>")
+    if native:
+        eg.run(native_tile_facts(module, native), "<native tiles>")
     t1 = time.perf_counter()
     phases = [
         Phase(
@@ -107,7 +134,7 @@ def optimize_module(
     roots = {}
     total = 0.0
     for b in enc.blocks:
-        ex = snap.extract(b.root, cost, dag=True)
+        ex = snap.extract(b.root, cost)
         roots[b.index] = ex.term
         total += ex.cost
     t3 = time.perf_counter()

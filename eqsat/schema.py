@@ -189,6 +189,17 @@ PRELUDE = """\
 
 ; Rule helpers that never reach the output (infinite cost): rules reduce them away.
 (constructor ListAt (TermList i64) Term)    ; element #i of a list
+
+; ---- unrolling to native tiles, symbolically: one node stands for every tile ----------------
+; The target (or --native) sets, for each vector type it would split, the tile shape (one
+; hardware vector) and how many tiles cover the type.
+(function NativeTile (Type) IVec :merge old)
+(function TileCount (Type) i64 :merge old)
+; (Tiled t count tile kernel srcs): the value of type t computed tile by tile; kernel computes
+; one tile from (TileOf tile x) leaves, "the current tile of x", for the x listed in srcs.
+; Cost: count x kernel + srcs (each source is computed once, whole).
+(constructor TileOf (IVec Term) Term)
+(constructor Tiled (Type i64 IVec Term TermList) Term)
 """
 
 
@@ -221,6 +232,10 @@ def typing_rules() -> str:
         "(rule ((= e (Arg b i t))) ((set (type-of e) t)) :ruleset typing :name \"type-of-Arg\")",
         "(rule ((= e (Outer b k t))) ((set (type-of e) t)) :ruleset typing :name \"type-of-Outer\")",
         "(rule ((= e (Res m i t))) ((set (type-of e) t)) :ruleset typing :name \"type-of-Res\")",
+        "(rule ((= e (Tiled t n tile k s))) ((set (type-of e) t)) :ruleset typing "
+        ":name \"type-of-Tiled\")",
+        "(rule ((= e (TileOf tile x)) (= (VT sh el) (type-of x))) ((set (type-of e) (VT tile el)))"
+        " :ruleset typing :name \"type-of-TileOf\")",
     ]
     from eqsat.strategies import STRATEGIES
 
