@@ -38,6 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="MLIR file, or - for stdin")
     p.add_argument("--generic", action="store_true", help="print every op in generic form")
     p.set_defaults(run=cmd_parse)
+    from eqsat.commands import add_commands
+
+    add_commands(sub)
     return ap
 
 

@@ -17,8 +17,9 @@ from eqsat.extract import Literal
 
 type CostModel = Callable[[str, tuple[Literal, ...], tuple[float, ...]], float]
 
-INFINITE = frozenset({"ListAt"})  # rule helpers with no MLIR form
+INFINITE: frozenset[str] = frozenset()  # rule helpers with no MLIR form
 FREE = frozenset({
+    "ListAt",  # selects an existing operand: no op of its own
     "VT", "TT", "PMap", "TNil", "TCons", "Arg", "Outer", "StInit", "Res", "MemOut", "IOOut",
     "Exit",
 })

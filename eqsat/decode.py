@@ -164,6 +164,8 @@ class _BlockDecoder:
         elif t.op == "Res":
             multi, i, _ = t.args
             v = self.multi(multi).results[i]  # type: ignore[arg-type,index]
+        elif t.op == "ListAt":  # element #i of an operand list
+            v = self.value(term_list(t.args[0])[t.args[1]])  # type: ignore[arg-type,index]
         elif t.op == "Tiled":
             v = self.tiled(t)
         elif t.op == "TileOf":

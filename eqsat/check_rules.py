@@ -1,0 +1,357 @@
+"""``eqsat check-rules``: every rule, tested on real programs with the reference interpreter.
+
+Each rule file is installed in *witness mode*: wherever a rule would ``union`` two terms it
+records ``(Witness "rule" lhs rhs)`` instead, so both sides stay apart in the e-graph. After
+saturating a corpus of programs, every witness is extracted side by side, each side decoded
+into a function of the leaves it reads, and both run on random inputs. A difference is a
+counterexample: the rule is unsound. A rule with no witness never fired: it is untested.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from frontend import MLIRError, parse_file
+from frontend.attributes import StringAttr, TypeAttr
+from frontend.ir import Block, Module, Operation, Region
+from frontend.printer import print_module
+from frontend.types import (
+    FloatType,
+    FunctionType,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    Type,
+    VectorType,
+)
+from eqsat.decode import Decoder, _BlockDecoder, decode_type
+from eqsat.egraph import EGraph
+from eqsat.encode import Encoder
+from eqsat.extract import Snapshot, Term
+from eqsat.optimize import PHASES, native_tile_facts
+from eqsat.rulefile import Rule, RuleFile, phase_files, rules_dir
+from eqsat.saturate import Phase, saturate
+from eqsat.schema import schema_text
+
+WITNESS = "(datatype Pair (Witness String Term Term))\n"
+NATIVE = {"f32": 4, "f64": 2, "i32": 4, "i64": 2, "f16": 8, "i8": 16, "i16": 8}
+FAST_MATH = re.compile(r"fast-math", re.IGNORECASE)
+
+
+def default_corpus() -> list[Path]:
+    """The programs shipped to exercise the rules: ``rules/corpus/*.mlir``."""
+    return sorted((rules_dir() / "corpus").glob("*.mlir"))
+
+
+# -- witness mode ---------------------------------------------------------------------------------
+def witness_text(rf: RuleFile, only: str | None = None) -> str:
+    """The rule file with every union (or only rule ``only``'s) turned into a ``Witness``."""
+    from egglog import bindings
+
+    commands = bindings.EGraph().parse_program(rf.text, filename=str(rf.path))
+    rules = iter(rf.rules)
+    out: list[str] = []
+    for cmd in commands:
+        is_rule = isinstance(cmd, (bindings.RewriteCommand, bindings.BiRewriteCommand,
+                                   bindings.RuleCommand))
+        rule = next(rules) if is_rule else None
+        if rule is not None and only is not None and rule.label != only:
+            out.append(_original(cmd, rule))
+        elif isinstance(cmd, (bindings.RewriteCommand, bindings.BiRewriteCommand)):
+            rw = cmd.rewrite
+            conds = " ".join(str(c) for c in rw.conditions)
+            pairs = [(rw.lhs, rw.rhs, rule.keys[0])]
+            if isinstance(cmd, bindings.BiRewriteCommand):
+                pairs = [(rw.lhs, rw.rhs, rule.keys[0]), (rw.rhs, rw.lhs, rule.keys[-1])]
+            for lhs, rhs, key in pairs:
+                out.append(
+                    f"(rule ((= __lhs {lhs}) {conds}) ((Witness {_q(rule.label)} __lhs {rhs}))"
+                    f" :ruleset {cmd.name} :name {_q(key)})"
+                )
+        elif isinstance(cmd, bindings.RuleCommand):
+            text = str(cmd)
+            out.append(text.replace("(union ", f"(Witness {_q(rule.label)} "))
+        else:
+            out.append(str(cmd))
+    return "\n".join(out) + "\n"
+
+
+def _original(cmd: Any, rule: Rule) -> str:
+    """A command as egglog prints it, keeping the report name the rule file gave it."""
+    text = str(cmd)
+    if ":name" not in text and rule.keys and rule.kind != "birewrite":
+        text = text[:-1] + f" :name {_q(rule.keys[0])})"
+    return text
+
+
+def _q(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+# -- report ------------------------------------------------------------------------------------------
+@dataclass
+class RuleResult:
+    rule: Rule
+    fired: int = 0
+    checked: int = 0
+    skipped: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+
+@dataclass
+class CheckReport:
+    results: dict[str, RuleResult]
+    programs: list[str]
+    seconds: float = 0.0
+    errors: list[str] = field(default_factory=list)
+
+    def unsound(self) -> list[RuleResult]:
+        return [r for r in self.results.values() if r.failures]
+
+    def unfired(self) -> list[RuleResult]:
+        return [r for r in self.results.values() if not r.fired]
+
+    def ok(self, require_all_fired: bool = True) -> bool:
+        return not self.errors and not self.unsound() and (
+            not require_all_fired or not self.unfired()
+        )
+
+    def format(self) -> str:
+        lines = [f"checked {len(self.results)} rules on {len(self.programs)} programs "
+                 f"in {self.seconds:.1f} s"]
+        lines.append(f"  {'rule':<40} {'fired':>6} {'checked':>8}  verdict")
+        for label, r in sorted(self.results.items()):
+            verdict = ("UNSOUND" if r.failures else "untested (never fired)" if not r.fired
+                       else "ok" if r.checked else "fired, not evaluable")
+            lines.append(f"  {label:<40} {r.fired:>6} {r.checked:>8}  {verdict}")
+        for r in self.unsound():
+            lines.append(f"\nUNSOUND {r.rule.label} ({r.rule.law}):")
+            lines.extend("  " + f for f in r.failures[:2])
+        for r in self.results.values():
+            for s in r.skipped[:1]:
+                lines.append(f"note: {r.rule.label}: {s}")
+        lines.extend(f"error: {e}" for e in self.errors)
+        unfired = self.unfired()
+        lines.append(
+            f"\n{len(self.unsound())} unsound, {len(unfired)} never fired"
+            + (f": {', '.join(r.rule.label for r in unfired)}" if unfired else "")
+        )
+        return "\n".join(lines)
+
+
+# -- the check ---------------------------------------------------------------------------------------
+def check_rules(
+    corpus: list[Path] | list[str],
+    rule_files: list[RuleFile] | None = None,
+    trials: int = 3,
+    seed: int = 0,
+) -> CheckReport:
+    import time
+
+    start = time.perf_counter()
+    files = rule_files if rule_files is not None else [
+        rf for phase in PHASES for rf in phase_files(phase)
+    ]
+    results = {r.label: RuleResult(r) for rf in files for r in rf.rules}
+    by_key = {k: r.label for rf in files for r in rf.rules for k in r.keys}
+    report = CheckReport(results, [str(p) for p in corpus])
+    modules: list[Module] = []
+    for path in corpus:
+        try:
+            modules.append(parse_file(path))
+        except MLIRError as e:
+            report.errors.append(str(e).splitlines()[0])
+    rng = np.random.default_rng(seed)
+    # One run with every rule in witness mode; then, for rules that did not fire there
+    # (they need another rule's union to see their pattern), one run each in which only
+    # that rule records witnesses and all others union as usual.
+    _run(files, None, modules, results, by_key, rng, trials)
+    for label in [lbl for lbl, r in results.items() if not r.fired]:
+        _run(files, label, modules, results, by_key, rng, trials)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _run(files: list[RuleFile], only: str | None, modules: list[Module],
+         results: dict[str, RuleResult], by_key: dict[str, str], rng: np.random.Generator,
+         trials: int) -> None:
+    from eqsat.cost import vv_cost
+
+    eg = EGraph()
+    eg.run(schema_text() + WITNESS, "<schema>")
+    for rf in files:
+        eg.run(witness_text(rf, only), str(rf.path))
+    enc = Encoder()
+    for m in modules:
+        for op in m.ops:
+            if op.name == "func.func" and op.regions[0].blocks:
+                enc.encode_block(op.regions[0].blocks[0])
+    eg.run(enc.text(), "<corpus>")
+    for m in modules:
+        eg.run(native_tile_facts(m, NATIVE), "<native>")
+    rulesets = ("typing",) + tuple(rs for rf in files for rs in rf.rulesets)
+    saturate(eg, [Phase("check", rulesets, max_iterations=10, node_limit=40_000,
+                        time_limit=10.0)])
+    snap = Snapshot(eg)
+    cost = vv_cost()
+    frozen = eg.raw.freeze().functions.get("Witness")
+    for row in frozen.rows if frozen is not None else []:
+        label = snap.decode("String", row.inputs[0])
+        label = by_key.get(label, label)
+        result = results.get(label)
+        if result is None or (only is not None and label != only):
+            continue
+        result.fired += 1
+        try:
+            lhs = snap.extract(("Term", row.inputs[1]), cost).term
+            rhs = snap.extract(("Term", row.inputs[2]), cost).term
+        except Exception as e:  # noqa: BLE001 - report, do not crash the check
+            result.skipped.append(f"not extractable: {e}")
+            continue
+        verdict = _compare(lhs, rhs, rng, trials, bool(FAST_MATH.search(result.rule.law)))
+        if verdict is None:
+            result.checked += 1
+        elif verdict.startswith("skip:"):
+            result.skipped.append(verdict[5:])
+        else:
+            result.failures.append(verdict)
+
+
+# -- evaluating both sides ----------------------------------------------------------------------------
+class _LeafDecoder(_BlockDecoder):
+    """Decodes a lone term; its Arg/Outer leaves become the function's arguments."""
+
+    def __init__(self, out: Block, leaves: dict[tuple, int]) -> None:
+        self.dec = Decoder({})
+        self.enc = None  # type: ignore[assignment]
+        self.out = out
+        self.outer = {}
+        self.values = {}
+        self.reads = {}
+        self.leaves = leaves
+        self.offsets = None  # set below, once the tile rank is known
+
+    def tile_of(self, t: Term):  # type: ignore[override]
+        """Outside a Tiled node, a TileOf stands for the first tile (offset 0 in every dim)."""
+        if getattr(self, "offsets", None) is None:
+            self.offsets = (0,) * len(t.args[0])  # type: ignore[arg-type]
+            try:
+                return super().tile_of(t)
+            finally:
+                self.offsets = None
+        return super().tile_of(t)
+
+    def value(self, t: Term):  # type: ignore[override]
+        if t.op in ("Arg", "Outer"):
+            return self.out.args[self.leaves[(t.op, t.args[0], t.args[1])]]
+        return super().value(t)
+
+
+def _leaves(*terms: Term) -> tuple[dict[tuple, int], list[Type], bool]:
+    found: dict[tuple, int] = {}
+    types: list[Type] = []
+    effects = False
+    stack, seen = list(terms), set()
+    while stack:
+        t = stack.pop()
+        if id(t) in seen:
+            continue
+        seen.add(id(t))
+        if t.op in ("Arg", "Outer"):
+            key = (t.op, t.args[0], t.args[1])
+            if key not in found:
+                found[key] = len(types)
+                types.append(decode_type(t.args[2]))  # type: ignore[arg-type]
+            continue
+        if t.op in ("StInit", "Barrier", "MemOut", "IOOut"):
+            effects = True
+        stack.extend(t.children)
+    return found, types, effects
+
+
+def _function(name: str, term: Term, leaves: dict[tuple, int], types: list[Type]) -> Operation:
+    block = Block(list(types))
+    dec = _LeafDecoder(block, leaves)
+    value = dec.value(term)
+    block.append(Operation("func.return", [value], [], {}))
+    ftype = FunctionType(tuple(types), (value.type,))
+    return Operation("func.func", [], [], {"sym_name": StringAttr(name),
+                                           "function_type": TypeAttr(ftype)}, [Region([block])])
+
+
+def _compare(lhs: Term, rhs: Term, rng: np.random.Generator, trials: int,
+             fast_math: bool) -> str | None:
+    """None if both sides agree on every trial; a message otherwise ("skip: ..." if unsure)."""
+    from eqsat.interpret import Interpreter
+
+    leaves, types, effects = _leaves(lhs, rhs)
+    if effects:
+        return "skip: the rule rewrites effects (state tokens); checked by the program tests"
+    try:
+        module = Module([_function("lhs", lhs, leaves, types), _function("rhs", rhs, leaves, types)])
+    except Exception as e:  # noqa: BLE001
+        return f"skip: not decodable ({type(e).__name__}: {e})"
+    text = print_module(module)
+    for _ in range(trials):
+        args = [_random(t, rng) for t in types]
+        try:
+            interp = Interpreter(module)
+            a = interp.call("lhs", *_copy(args))
+            b = interp.call("rhs", *_copy(args))
+        except MLIRError as e:
+            return f"skip: undefined on the random input ({str(e).splitlines()[0]})"
+        if not _same(a, b, fast_math):
+            shown = ", ".join(_show(x) for x in args)
+            return (f"inputs ({shown}): lhs gives {_show(a)}, rhs gives {_show(b)}\n"
+                    + "\n".join("    " + line for line in text.splitlines()))
+    return None
+
+
+def _copy(args: list[Any]) -> list[Any]:
+    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
+def _random(t: Type, rng: np.random.Generator) -> Any:
+    from frontend.semantics import dtype_of
+
+    from frontend.types import elem_code
+
+    if isinstance(t, (VectorType, MemRefType)):
+        shape = tuple(8 if s is None else s for s in t.shape)  # type: ignore[union-attr]
+        elem = t.element
+    else:
+        shape, elem = (), t
+    if isinstance(elem, FloatType):
+        data = np.round(rng.normal(0, 3, shape) * 8) / 8
+    elif elem == IntegerType(1):
+        data = rng.integers(0, 2, shape).astype(bool)
+    elif isinstance(elem, IndexType):
+        data = rng.integers(0, 2, shape)
+    else:
+        data = rng.integers(-8, 9, shape)
+    arr = np.asarray(data, dtype=dtype_of(elem_code(elem)))
+    return arr if shape or isinstance(t, VectorType) else arr[()]
+
+
+def _same(a: Any, b: Any, fast_math: bool) -> bool:
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape:
+        return False
+    if a.dtype.kind == "f" or b.dtype.kind == "f":
+        a64, b64 = a.astype(np.float64), b.astype(np.float64)
+        if fast_math:
+            return bool(np.allclose(a64, b64, rtol=1e-5, atol=1e-6, equal_nan=True))
+        return bool(np.array_equal(a64, b64, equal_nan=True))
+    return bool(np.array_equal(a, b))
+
+
+def _show(x: Any) -> str:
+    return np.array2string(np.asarray(x), separator=",", threshold=16).replace("\n", "")
+
+
+__all__ = ["check_rules", "default_corpus", "CheckReport"]
