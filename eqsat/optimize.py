@@ -49,7 +49,9 @@ class OptimizeResult:
         labels: dict[str, str] = {}
         for rf in self.rule_files:
             labels.update(rf.labels())
-        lines = [self.report.format(labels)]
+        # The typing analysis runs in every phase; its rows would drown the rules' own.
+        lines = [line for line in self.report.format(labels).splitlines()
+                 if not line.lstrip().startswith("type-of-")]
         lines.append(
             "timing: " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in self.seconds.items())
             + f"; extracted cost {self.cost:g}"
