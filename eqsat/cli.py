@@ -31,6 +31,37 @@ def cmd_parse(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_run(args: argparse.Namespace) -> int:
+    """Run a function without arguments and print what it prints, like mlir-runner."""
+    from eqsat.interpret import Interpreter
+
+    text, name = _read(args.file)
+    module = parse(text, name)
+    func = module.functions().get(args.entry)
+    if func is None:
+        print(f"eqsat: error: {name} has no function @{args.entry}", file=sys.stderr)
+        return 1
+    if func.attributes["function_type"].type.inputs:
+        print(f"eqsat: error: @{args.entry} takes arguments; `run` needs a function without "
+              "arguments", file=sys.stderr)
+        return 1
+    try:
+        Interpreter(module, vscale=args.vscale, out=sys.stdout).call(args.entry)
+    finally:
+        sys.stdout.flush()
+    return 0
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {n}")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="eqsat", description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="command", required=True)
@@ -38,6 +69,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="MLIR file, or - for stdin")
     p.add_argument("--generic", action="store_true", help="print every op in generic form")
     p.set_defaults(run=cmd_parse)
+    r = sub.add_parser("run", help="run a function without arguments and print its output")
+    r.add_argument("file", help="MLIR file, or - for stdin")
+    r.add_argument("--entry", default="entry", help="function to run (default: entry)")
+    r.add_argument("--target", default="interp", choices=["interp"],
+                   help="where to run it (interp: the numpy reference interpreter)")
+    r.add_argument("--vscale", type=_positive, default=1,
+                   help="runtime vscale of scalable vectors (default: 1)")
+    r.set_defaults(run=cmd_run)
     from eqsat.commands import add_commands
 
     add_commands(sub)
@@ -54,6 +93,16 @@ def main(argv: list[str] | None = None) -> int:
     except RecursionError:
         print("eqsat: error: input nests too deeply", file=sys.stderr)
         return 1
+    except Exception as e:  # errors of the engine layer that carry their own file:line:col
+        from eqsat.egraph import RuleError
+
+        if isinstance(e, RuleError):
+            print(e.render(), file=sys.stderr)
+            return 1
+        if isinstance(e, FileNotFoundError):
+            print(f"eqsat: error: {e}", file=sys.stderr)
+            return 1
+        raise
 
 
 if __name__ == "__main__":

@@ -26,6 +26,36 @@ class IntegerAttr(Attribute):
         return str(self.value) if self.type == i64 else f"{self.value} : {self.type}"
 
 
+def fit_int(value: int, t: Type) -> int | None:
+    """``value`` as MLIR stores it in ``t`` (``255 : i8`` is -1), or None if it does not fit.
+
+    Signless and signed integers wrap from the unsigned range, as MLIR's APInt does; ``i1``
+    stays 0/1 (it prints as ``false``/``true``).
+    """
+    width = 64 if isinstance(t, IndexType) else t.width  # type: ignore[attr-defined]
+    unsigned = isinstance(t, IntegerType) and t.signedness == "unsigned"
+    lo = 0 if unsigned else -(1 << (width - 1))
+    if not lo <= value < (1 << width):
+        return None
+    if unsigned or width == 1 or value < (1 << (width - 1)):
+        return value if width != 1 else value & 1
+    return value - (1 << width)
+
+
+def round_float(value: float, type_name: str) -> float:
+    """``value`` rounded to the precision of ``type_name`` (overflow gives +-inf, as in MLIR)."""
+    if type_name in _PACK and type_name != "f64" and math.isfinite(value):
+        try:
+            return struct.unpack(_PACK[type_name], struct.pack(_PACK[type_name], value))[0]
+        except (OverflowError, struct.error):
+            return math.copysign(math.inf, value)
+    if type_name == "bf16" and math.isfinite(value):
+        bits = struct.unpack("<I", struct.pack("<f", round_float(value, "f32")))[0]
+        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16  # round to nearest even
+        return struct.unpack("<f", struct.pack("<I", (bits & 0xFFFF) << 16))[0]
+    return value
+
+
 def BoolAttr(value: bool) -> IntegerAttr:  # noqa: N802 - reads like the MLIR class name
     return IntegerAttr(int(bool(value)), IntegerType(1))
 
@@ -56,7 +86,10 @@ def format_float(value: float, type_name: str = "f64") -> str:
 
 def _same_in(a: float, b: float, type_name: str) -> bool:
     if type_name in ("f16", "f32"):
-        return struct.pack(_PACK[type_name], a) == struct.pack(_PACK[type_name], b)
+        try:
+            return struct.pack(_PACK[type_name], a) == struct.pack(_PACK[type_name], b)
+        except (OverflowError, struct.error):
+            return False
     if type_name == "bf16":
         return struct.pack("<f", a)[2:] == struct.pack("<f", b)[2:] and a == b
     return a == b
@@ -118,6 +151,10 @@ class ArrayAttr(Attribute):
 class DictAttr(Attribute):
     entries: tuple[tuple[str, Attribute], ...]
 
+    def __post_init__(self) -> None:
+        # Sorted by name like MLIR's DictionaryAttr: equal dictionaries compare equal.
+        object.__setattr__(self, "entries", tuple(sorted(self.entries, key=lambda e: e[0])))
+
     def get(self, name: str, default: Any = None) -> Any:
         for key, value in self.entries:
             if key == name:
@@ -170,6 +207,14 @@ class DenseElementsAttr(Attribute):
     type: Type
     values: tuple[Any, ...]
 
+    def __post_init__(self) -> None:
+        # Equal elements are stored as a splat, as MLIR does: one value, one spelling.
+        vals = self.values
+        if len(vals) > 1:
+            first = _bits(vals[0])
+            if all(_bits(v) == first for v in vals):
+                object.__setattr__(self, "values", vals[:1])
+
     @property
     def is_splat(self) -> bool:
         return len(self.values) == 1
@@ -199,6 +244,11 @@ class DenseElementsAttr(Attribute):
             return "[" + ", ".join(parts) + "]"
 
         return f"dense<{nest([lit(v) for v in self.values], shape)}> : {self.type}"
+
+
+def _bits(v: Any) -> Any:
+    """Identity of an element: floats by bit pattern (``-0.0`` differs, NaN equals itself)."""
+    return struct.pack("<d", v) if isinstance(v, float) else v
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,9 +6,8 @@ import math
 
 import numpy as np
 
+from frontend.attributes import fit_int, round_float
 from frontend.types import FloatType, IndexType, IntegerType, Type
-
-_NUMPY = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
 
 
 def _element(value: object, elem: Type) -> object:
@@ -24,29 +23,26 @@ def _element(value: object, elem: Type) -> object:
             return bool(value)
         raise ValueError(f"expected a boolean (true/false) for an i1 element, found {value}")
     if isinstance(elem, (IntegerType, IndexType)):
-        if isinstance(value, float) or isinstance(value, bool):
+        if isinstance(value, (float, bool)):
             raise ValueError(f"expected an integer element of type {elem}, found {value}")
-        width = 64 if isinstance(elem, IndexType) else elem.width
-        signed = isinstance(elem, IndexType) or elem.signedness != "unsigned"
-        lo, hi = (-(1 << (width - 1)), (1 << width) - 1) if signed else (0, (1 << width) - 1)
-        if not lo <= value <= hi:  # type: ignore[operator]
-            raise ValueError(f"integer {value} does not fit in {elem}")
-        return int(value)  # type: ignore[call-overload]
+        fitted = fit_int(value, elem)  # type: ignore[arg-type]
+        if fitted is None:
+            raise ValueError(f"integer constant {value} out of range for type {elem}")
+        return fitted
     if isinstance(elem, FloatType):
         if isinstance(value, bool):
             raise ValueError(f"expected a float element of type {elem}, found {value}")
-        f = float(value)  # type: ignore[arg-type]
-        if elem.name in _NUMPY and math.isfinite(f):
-            with np.errstate(over="ignore"):
-                f = float(_NUMPY[elem.name](f))
-        return f
+        if isinstance(value, int):
+            raise ValueError("unexpected decimal integer literal for a floating point value "
+                             f"({value}; add a '.' to make it a float)")
+        return round_float(float(value), elem.name)  # type: ignore[arg-type]
     raise ValueError(f"unsupported dense element type {elem}")
 
 
 def flatten_dense(literal: object, shape: tuple[int, ...], elem: Type) -> tuple[object, ...]:
     """Flat element values; a single (splat) value stays a one-element tuple."""
     if isinstance(literal, str):  # "0x..." hex blob: raw little-endian element data
-        raw = bytes.fromhex(literal[2:] if literal.startswith("0x") else literal)
+        raw = bytes.fromhex(literal.removeprefix("0x"))
         dtype = {"f16": "<f2", "f32": "<f4", "f64": "<f8"}.get(str(elem))
         if dtype is None and isinstance(elem, (IntegerType, IndexType)):
             width = 64 if isinstance(elem, IndexType) else max(8, elem.width)

@@ -52,3 +52,8 @@ class ParseError(MLIRError):
 
 class VerifyError(MLIRError):
     """The IR is well-formed text but breaks an op's type rules."""
+
+
+class RuntimeFault(MLIRError):
+    """Running the program went wrong at this op: out-of-bounds access, division by zero, a
+    call to a function without a body, other undefined behaviour."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from frontend.attributes import Attribute, DenseArrayAttr, UnitAttr
-from frontend.ops.spec import DYNAMIC_INDEX, SINGLE, OpSpec
+from frontend.ops.spec import DYNAMIC_INDEX, SINGLE, TERMINATOR, OpSpec
 
 if TYPE_CHECKING:
     from frontend.ir import Operation, Value
@@ -234,13 +234,16 @@ def _merge_attrs(p: Any, st: ParseState, d: Any) -> None:
         st.attrs[k] = v
 
 
+_RESULT_BINDING = re.compile(r"(?:%[\w$.\-]+(?:\s*:\s*\d+)?\s*,\s*)*%[\w$.\-]+(?:\s*:\s*\d+)?\s*=")
+
+
 def _group_present(p: Any, spec: OpSpec, first: Any) -> bool:
     if isinstance(first, Lit):
         return _literal_present(p, first.text)
     if isinstance(first, Var):
         role = _role(spec, first.name)
-        if role == "operand":
-            return p.peek("%")
+        if role == "operand":  # `%x = ...` on the next line is the next op, not an operand
+            return p.peek("%") and not _RESULT_BINDING.match(p.text, p.pos)
         if role == "region":
             return p.peek("{")
         d = spec.attr_def(first.name)
@@ -301,7 +304,7 @@ def _parse_dynamic_index_list(p: Any, spec: OpSpec, st: ParseState, args: tuple[
                 dynamic.append(p.parse_operand())
                 static.append(DYNAMIC_INDEX)
             else:
-                static.append(p.expect_int("integer or SSA index"))
+                static.append(p.expect_i64("integer or SSA index"))
             if p.try_punct("]"):
                 break
             p.expect_punct(",", "or ']' in index list")
@@ -436,8 +439,11 @@ def _print_element(pr: Any, op: Operation, spec: OpSpec, groups: dict[str, list[
             for sub in el.elements:
                 _print_element(pr, op, spec, groups, rgroups, sub, e, top)
     elif isinstance(el, OIList):
+        # A bare `vector.print` would take the next line's `%x = ...` for its operand (MLIR
+        # prints it so, and cannot read it back): spell defaults out when nothing precedes.
+        explicit = not e.parts and not spec.has(TERMINATOR)
         for keyword, var in el.clauses:
-            if var in op.attributes and not _is_default(spec, op, var):
+            if var in op.attributes and (explicit or not _is_default(spec, op, var)):
                 e.literal(keyword)
                 _print_element(pr, op, spec, groups, rgroups, Var(var), e, top)
 

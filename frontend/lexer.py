@@ -135,6 +135,15 @@ class Lexer:
             raise self.error(f"expected {what}, found {self.found()}")
         return value
 
+    def expect_i64(self, what: str = "integer") -> int:
+        """An integer that must fit in 64 signed bits (static positions, sizes, strides)."""
+        self.skip_ws()
+        start = self.pos
+        value = self.expect_int(what)
+        if not -(1 << 63) <= value < (1 << 63):
+            raise self.error(f"integer constant {value} out of range for i64", start)
+        return value
+
     def try_string(self) -> str | None:
         lit = self.try_regex(STRING)
         return None if lit is None else unquote(lit)
@@ -142,6 +151,8 @@ class Lexer:
     def expect_string(self, what: str = "string literal") -> str:
         value = self.try_string()
         if value is None:
+            if self.text.startswith('"', self.pos):
+                raise self.error("unterminated string literal (missing '\"' on this line)")
             raise self.error(f"expected {what}, found {self.found()}")
         return value
 

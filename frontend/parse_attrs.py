@@ -29,6 +29,8 @@ from frontend.attributes import (
     SymbolRefAttr,
     TypeAttr,
     UnitAttr,
+    fit_int,
+    round_float,
 )
 from frontend.lexer import ALIAS_ID, FLOAT, SYMBOL_ID, Lexer, unquote
 from frontend.types import (
@@ -49,6 +51,7 @@ from frontend.types import (
     i64,
 )
 
+MAX_INT_WIDTH = 16777215  # MLIR's IntegerType::kMaxWidth
 _SCALAR = re.compile(r"(?:(s|u)?i([1-9]\d*)|index|bf16|f16|f32|f64|f80|f128|tf32|none)(?![\w$.])")
 _SIMPLE_VECTOR = re.compile(r"vector<((?:\[?\d+\]?x)*)([a-z]+\d*)>")
 _DIM = re.compile(r"\s*(?:(\d+)|(\?)|\[(\d+)\])\s*x")
@@ -129,7 +132,11 @@ class AttrParser(Lexer):
         word = m.group(0)
         if m.group(2):
             sign = {"s": "signed", "u": "unsigned", None: "signless"}[m.group(1)]
-            return IntegerType(int(m.group(2)), sign)
+            width = int(m.group(2))
+            if width > MAX_INT_WIDTH:
+                raise self.error(f"integer bitwidth is limited to {MAX_INT_WIDTH} bits",
+                                 m.start(2))
+            return IntegerType(width, sign)
         if word == "index":
             return IndexType()
         if word == "none":
@@ -286,7 +293,9 @@ class AttrParser(Lexer):
         if FLOAT.match(text, pos):
             value = float(self.try_regex(FLOAT))  # type: ignore[arg-type]
             t = self.parse_type() if self.try_punct(":") else FloatType("f64")
-            return FloatAttr(value, t)
+            if not isinstance(t, FloatType):
+                raise self.error(f"floating point value not valid for type {t}", pos)
+            return FloatAttr(round_float(value, t.name), t)
         if c.isdigit() or (c == "-" and text[pos + 1 : pos + 2].isdigit()):
             return self._integer_attr()
         for word, build in _KEYWORD_ATTRS.items():
@@ -298,12 +307,25 @@ class AttrParser(Lexer):
     def _integer_attr(self) -> Attribute:
         start = self.pos
         value = self.expect_int()
+        literal = self.text[start : self.pos]
         t = self.parse_type() if self.try_punct(":") else i64
-        if isinstance(t, FloatType):  # hexadecimal bit pattern of a float
-            return FloatAttr(bits_to_float(value, t.name), t)
+        if isinstance(t, FloatType):  # only a hexadecimal bit pattern may denote a float
+            if "x" not in literal:
+                raise self.error("unexpected decimal integer literal for a floating point "
+                                 "value (add a '.' to make it a float)", start)
+            if value < 0:
+                raise self.error("hexadecimal float literal should not have a leading minus",
+                                 start)
+            try:
+                return FloatAttr(bits_to_float(value, t.name), t)
+            except ValueError as e:
+                raise self.error(str(e), start) from None
         if not isinstance(t, (IntegerType, IndexType)):
             raise self.error(f"integer literal with non-integer type {t}", start)
-        return IntegerAttr(value, t)
+        fitted = fit_int(value, t)
+        if fitted is None:
+            raise self.error(f"integer constant out of range for type {t}", start)
+        return IntegerAttr(fitted, t)
 
     def parse_attr_dict(self) -> DictAttr:
         self.expect_punct("{")
@@ -472,8 +494,14 @@ class AttrParser(Lexer):
             return False
         if elem.startswith("f"):
             f = self.try_regex(FLOAT)
-            return float(f) if f is not None else float(self.expect_int("float"))
-        return self.expect_int()
+            value = float(f) if f is not None else float(self.expect_int("float"))
+            return round_float(value, elem)
+        self.skip_ws()
+        start = self.pos
+        value = fit_int(self.expect_int(), IntegerType(int(elem[1:])))
+        if value is None:
+            raise self.error(f"integer constant out of range for {elem}", start)
+        return value
 
     def _dense(self) -> DenseElementsAttr:
         self.expect_punct("<")
@@ -553,7 +581,7 @@ class AttrParser(Lexer):
     def _int_or_dynamic(self) -> int | None:
         if self.try_punct("?"):
             return None
-        return self.expect_int("stride, offset or '?'")
+        return self.expect_i64("stride, offset or '?'")
 
     def _opaque_keyword(self, word: str) -> OpaqueAttr:
         body = self.balanced("<", ">") if self.peek("<") else ""
@@ -570,8 +598,16 @@ def _negate(e: AffineExpr) -> AffineExpr:
     return AffineBinary("*", e, AffineConstant(-1))
 
 
+_FLOAT_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
+
+
 def bits_to_float(bits: int, type_name: str) -> float:
     """A float from its IEEE bit pattern (``0x7FC00000 : f32`` is a NaN)."""
+    width = _FLOAT_BITS.get(type_name)
+    if width is None:
+        raise ValueError(f"hexadecimal float literals of type {type_name} are not supported")
+    if not 0 <= bits < (1 << width):
+        raise ValueError(f"hexadecimal float constant out of range for type {type_name}")
     if type_name == "f16":
         return struct.unpack("<e", bits.to_bytes(2, "little"))[0]
     if type_name == "bf16":

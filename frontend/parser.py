@@ -20,7 +20,7 @@ from frontend.parse_attrs import AttrParser
 from frontend.types import FunctionType, Type
 
 # Ops that may be written without their dialect prefix, as MLIR's default dialects allow.
-_DEFAULT_DIALECT = {"return": "func.return", "module": "builtin.module"}
+_DEFAULT_DIALECT = {"return": "func.return", "call": "func.call", "module": "builtin.module"}
 
 
 class _Scope:
@@ -172,6 +172,8 @@ class Parser(AttrParser):
             if self.text.startswith(":", self.pos) and self.text[self.pos + 1 : self.pos + 2].isdigit():
                 self.pos += 1
                 count = self.expect_int("result count")
+                if count < 1:
+                    raise self.error("expected a positive result count", pos)
             out.append((tok, count, pos))
             if not self.try_punct(","):
                 break
@@ -269,7 +271,7 @@ class Parser(AttrParser):
     def _parse_generic(self, start: int) -> Operation:
         self.skip_ws()
         name_pos = self.pos
-        name = unquote(self.try_regex(STRING))  # type: ignore[arg-type]
+        name = self.expect_string("operation name")
         spec = lookup(name)
         if spec is None:
             raise self.error(f"unknown operation '{name}'", name_pos)
@@ -311,8 +313,14 @@ class Parser(AttrParser):
         op = Operation(name, operands, list(ftype.results), attrs, regions,
                        locate(self.file, self.text, start))
         for d in spec.attrs:
-            if d.name not in op.attributes and d.default is not None:
+            a = op.attributes.get(d.name)
+            if a is None and d.default is not None:
                 op.attributes[d.name] = d.default
+            elif a is not None and d.array_until and not d.kind.check(a):
+                try:  # MLIR 19 spelled these dense arrays as `[1, 2]`
+                    op.attributes[d.name] = d.kind.convert(a)
+                except ValueError:
+                    pass  # the verifier names the broken constraint
         if spec.needs_segments() and "operandSegmentSizes" not in op.attributes:
             raise self.error(f"'{name}' needs an operandSegmentSizes property", start)
         if spec.complete is not None:
@@ -364,7 +372,11 @@ _ALIAS = re.compile(r"[#!][A-Za-z_][\w$.]*")
 
 def parse_module(text: str, file: str = "<input>") -> Module:
     """Parse MLIR text into a Module (not yet verified: see ``frontend.verifier``)."""
-    return Parser(text, file).parse_top_level()
+    parser = Parser(text, file)
+    try:
+        return parser.parse_top_level()
+    except RecursionError:
+        raise parser.error("input nests too deeply", parser.pos) from None
 
 
 def parse_dict(p: Parser) -> DictAttr:

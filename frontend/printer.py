@@ -1,20 +1,31 @@
 """Writing IR back as MLIR text, in each op's custom syntax or in the generic form.
 
 Value names are assigned as MLIR does: ``%0, %1, ...`` for results and ``%argN`` for block
-arguments, numbered afresh inside each isolated region (each function). Printing then
-parsing gives the same IR, and printing is a fixed point.
+arguments, numbered afresh inside each isolated region (each function). Attribute
+dictionaries are sorted by name, as MLIR's ``DictionaryAttr`` is, and ``func.``-ops inside a
+function drop their dialect prefix (``return``). Printing then parsing gives the same IR, and
+printing is a fixed point. ``version`` selects the generic spelling of attributes whose
+storage changed between MLIR releases (``array_until`` in the op table).
 """
 
 from __future__ import annotations
 
-from frontend.attributes import Attribute, format_entry
+from frontend.attributes import (
+    ArrayAttr,
+    Attribute,
+    DenseArrayAttr,
+    IntegerAttr,
+    format_entry,
+    format_symbol,
+)
 from frontend.format import compile_format, print_format
 from frontend.ir import Block, Module, Operation, Region, Value
 
 
 class Printer:
-    def __init__(self, generic: bool = False) -> None:
+    def __init__(self, generic: bool = False, version: int = 22) -> None:
         self.generic = generic
+        self.version = version
         self.names: dict[int, str] = {}
         self.counters: list[list[int]] = [[0, 0]]  # [next result, next arg] per isolated scope
         self.indent = 0
@@ -54,7 +65,7 @@ class Printer:
 
     # -- pieces ---------------------------------------------------------------------------
     def attr_dict(self, op: Operation, elided: set[str] | frozenset[str] = frozenset()) -> str:
-        items = [format_entry(k, v) for k, v in op.attributes.items() if k not in elided]
+        items = [format_entry(k, v) for k, v in sorted(op.attributes.items()) if k not in elided]
         return "{" + ", ".join(items) + "}" if items else ""
 
     def typed_args(self, args: list[Value]) -> str:
@@ -91,19 +102,23 @@ class Printer:
         prefix = self._name_results(op)
         if self.generic or spec is None or (spec.print is None and spec.format is None):
             return pad + prefix + self.generic_op(op)
+        name = op.name
+        if name.startswith("func.") and _in_function(op):
+            name = spec.mnemonic  # func.func's default dialect, as MLIR prints it
         if spec.print is not None:
             body = spec.print(self, op)
         else:
             if spec.compiled_format is None:
                 spec.compiled_format = compile_format(spec.format)
             body = print_format(self, op, spec.compiled_format)
-        return pad + prefix + op.name + (" " + body if body else "")
+        return pad + prefix + name + (" " + body if body else "")
 
     def generic_op(self, op: Operation) -> str:
         spec = op.spec
         inherent = {a.name for a in spec.attrs} | {"operandSegmentSizes"} if spec else set()
-        props = [format_entry(k, v) for k, v in op.attributes.items() if k in inherent]
-        extra = [format_entry(k, v) for k, v in op.attributes.items() if k not in inherent]
+        attrs = sorted(op.attributes.items())
+        props = [format_entry(k, self._stored(op, k, v)) for k, v in attrs if k in inherent]
+        extra = [format_entry(k, v) for k, v in attrs if k not in inherent]
         text = f'"{op.name}"({", ".join(self.value(v) for v in op.operands)})'
         if props:
             text += " <{" + ", ".join(props) + "}>"
@@ -124,10 +139,24 @@ class Printer:
         res = outs[0] if len(outs) == 1 and not outs[0].startswith("(") else f"({', '.join(outs)})"
         return text + f" : ({ins}) -> {res}"
 
+    def _stored(self, op: Operation, name: str, a: Attribute) -> Attribute:
+        """The attribute as MLIR ``self.version`` stores it (dense arrays were ArrayAttrs)."""
+        d = op.spec.attr_def(name) if op.spec else None
+        if d is not None and self.version <= d.array_until and isinstance(a, DenseArrayAttr):
+            return ArrayAttr(tuple(IntegerAttr(int(v)) for v in a.values))
+        return a
 
-def print_module(module: Module, generic: bool = False) -> str:
+
+def _in_function(op: Operation) -> bool:
+    block = op.parent
+    region = block.parent if block is not None else None
+    parent = region.parent if region is not None else None
+    return parent is not None and parent.name == "func.func"
+
+
+def print_module(module: Module, generic: bool = False, version: int = 22) -> str:
     """The whole module as text, wrapped in ``module { ... }``."""
-    p = Printer(generic)
+    p = Printer(generic, version)
     p.indent = 1
     body = "\n".join(p.op(op) for op in module.ops)
     if generic:
@@ -136,20 +165,20 @@ def print_module(module: Module, generic: bool = False) -> str:
             from frontend.attributes import StringAttr
 
             attrs["sym_name"] = StringAttr(module.name)
-        a = " {" + ", ".join(format_entry(k, v) for k, v in attrs.items()) + "}" if attrs else ""
+        a = " {" + ", ".join(format_entry(k, v) for k, v in sorted(attrs.items())) + "}" if attrs else ""
         return f'"builtin.module"() ({{\n{body}\n}}){a} : () -> ()\n'
     head = "module"
     if module.name:
-        head += f" @{module.name}"
+        head += f" @{format_symbol(module.name)}"
     if module.attributes:
         head += " attributes {" + ", ".join(
-            format_entry(k, v) for k, v in module.attributes.items()
+            format_entry(k, v) for k, v in sorted(module.attributes.items())
         ) + "}"
     return f"{head} {{\n{body}\n}}\n" if module.ops else f"{head} {{\n}}\n"
 
 
-def print_op(op: Operation, generic: bool = False) -> str:
-    return Printer(generic).op(op)
+def print_op(op: Operation, generic: bool = False, version: int = 22) -> str:
+    return Printer(generic, version).op(op)
 
 
 def show_attribute(a: Attribute) -> str:

@@ -23,7 +23,8 @@ Decisions (evidence: tiny programs run through mlir-opt-22 + mlir-runner-22):
 * multi_reduction with no reduction dims returns the source, ignoring acc;
 * transfer masks are indexed like the vector with broadcast dims dropped and the remaining
   dims in memref order (read and write alike);
-* gather/scatter offsets move the innermost index; leaving the innermost dim is an error (UB);
+* gather/scatter offsets count in the row-major linearisation of a contiguous memref (measured,
+  MLIR 22), along the innermost dim of a strided view; leaving the memref is an error (UB);
 * flat_transpose and matrix_multiply use ROW-MAJOR flattened matrices (project decision);
 * fma (vector.fma, math.fma) rounds once, as documented; note that MLIR 22 lowers vector.fma
   to llvm.intr.fmuladd, which LLVM may leave unfused (measured on bf16), so the last bit of

@@ -323,15 +323,25 @@ def _gather_index(mem: MemRef, indices: Sequence[int], index_vec: Any, op: str) 
         raise SemanticsError(f"{op} needs a memref of rank >= 1")
     iv = np.asarray(index_vec).astype(np.int64)
     idx = np.broadcast_to(_base(mem, indices, op), iv.shape + (mem.rank,)).copy()
-    idx[..., -1] += iv
+    if not mem.is_identity_layout():  # a strided view: stay on the innermost dim
+        idx[..., -1] += iv
+        return idx
+    # Contiguous memref: the offset moves through the row-major linearisation (measured,
+    # mlir-runner-22: base [1, 1] + 3 in a 3x4 memref reads [2, 0]).
+    rem = idx @ np.array(_row_major_strides(mem.sizes), dtype=np.int64) + iv
+    for k in range(mem.rank - 1, 0, -1):
+        idx[..., k] = rem % mem.sizes[k]
+        rem = rem // mem.sizes[k]
+    idx[..., 0] = rem  # out of range lands outside dim 0 and is reported as out of bounds
     return idx
 
 
 def gather(
     mem: MemRef, indices: Sequence[int], index_vec: Any, mask: Any, pass_thru: Any
 ) -> np.ndarray:
-    """res[v] = mask[v] ? mem[indices with the innermost index + index_vec[v]] : pass_thru[v]
-    (n-D index vectors; an active offset leaving the innermost dim raises)."""
+    """res[v] = mask[v] ? mem[indices + index_vec[v]] : pass_thru[v], the offset counted in
+    the row-major linearisation of a contiguous memref (along the innermost dim of a strided
+    view); n-D index vectors; an active lane outside the memref raises."""
     _scalar_elems(mem, "vector.gather")
     idx = _gather_index(mem, indices, index_vec, "vector.gather")
     m = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=np.bool_), idx.shape[:-1])
@@ -340,13 +350,13 @@ def gather(
 
 
 def scatter(mem: MemRef, indices: Sequence[int], index_vec: Any, mask: Any, value: Any) -> None:
-    """mem[indices with the innermost index + index_vec[v]] = value[v] where mask[v];
+    """mem[indices + index_vec[v]] = value[v] where mask[v] (offsets as in gather);
     duplicate active targets raise (UB in MLIR)."""
     _scalar_elems(mem, "vector.scatter")
     idx = _gather_index(mem, indices, index_vec, "vector.scatter")
     m = np.broadcast_to(np.asarray(True if mask is None else mask, dtype=np.bool_), idx.shape[:-1])
-    targets = idx[..., -1][m]
-    if len(np.unique(targets)) != len(targets):
+    targets = idx[m]
+    if len(np.unique(targets, axis=0)) != len(targets):
         raise SemanticsError("vector.scatter: duplicate indices among active lanes (UB)")
     _write(mem, idx, m, value, "vector.scatter")
 

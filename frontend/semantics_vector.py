@@ -132,8 +132,47 @@ def neutral(kind: str, elem: str) -> Any:
     return as_elem(np.int64(v), elem)
 
 
+# Kinds whose fold one numpy accumulate computes exactly like combine(): f32/f64 add/mul round
+# each step the same way (accumulate is sequential, unlike reduce's pairwise sums); 8..64-bit
+# integers wrap the same way. f16/bf16 (numpy may keep float32 partials) and *ui, *numf,
+# *imumf (zero signs, unsigned order) take the element loop.
+_ACCUMULATE_FLOAT = {"add": np.add, "mul": np.multiply}
+_ACCUMULATE_INT = {
+    "add": np.add,
+    "mul": np.multiply,
+    "and": np.bitwise_and,
+    "or": np.bitwise_or,
+    "xor": np.bitwise_xor,
+    "minsi": np.minimum,
+    "maxsi": np.maximum,
+}
+
+
+def _fold_accumulate(
+    kind: str, acc: Any, items: np.ndarray, elem: str, mask: np.ndarray | None
+) -> Any:
+    """_fold in one ufunc.accumulate (the interpreter's hot path), or None when not exact."""
+    if elem in ("f32", "f64"):
+        uf = _ACCUMULATE_FLOAT.get(kind)
+    elif is_int(elem) and bitwidth(elem) in (8, 16, 32, 64):
+        uf = _ACCUMULATE_INT.get(kind)
+    else:
+        return None
+    a, dt = np.asarray(acc), dtype_of(elem)
+    if uf is None or a.dtype != dt or items.dtype != dt or a.shape != items.shape[:-1]:
+        return None
+    if mask is not None:  # the neutral element leaves acc bit-identical (x + -0.0 == x)
+        items = np.where(mask, items, neutral(kind, elem))
+    with np.errstate(all="ignore"):
+        seq = np.concatenate([a[..., None], items.astype(dt, copy=False)], axis=-1)
+        return uf.accumulate(seq, axis=-1, dtype=dt)[..., -1]
+
+
 def _fold(kind: str, acc: Any, items: np.ndarray, elem: str, mask: np.ndarray | None) -> Any:
     """acc <kind> items[..., 0] <kind> items[..., 1] ...; masked-off items are skipped."""
+    fast = _fold_accumulate(kind, acc, items, elem, mask)
+    if fast is not None:
+        return fast
     for r in range(items.shape[-1]):
         nxt = combine(kind, acc, items[..., r], elem)
         acc = nxt if mask is None else np.where(mask[..., r], nxt, acc)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from frontend.errors import VerifyError
 from frontend.ir import Module, Operation
 from frontend.ops.common import fail
-from frontend.ops.spec import OPTIONAL, SINGLE, TERMINATOR, OpSpec
+from frontend.ops.spec import OPTIONAL, SINGLE, TERMINATOR, OpSpec, _valid_segments
 from frontend.types import FunctionType
 
 
@@ -52,9 +52,9 @@ def verify_op(op: Operation) -> None:
 def _verify_operands(op: Operation, spec: OpSpec) -> None:
     if spec.needs_segments():
         seg = op.attributes.get("operandSegmentSizes")
-        values = getattr(seg, "values", None)
-        if values is None or len(values) != len(spec.operands) or sum(values) != len(op.operands):
-            raise fail(op, "operandSegmentSizes does not match the operand groups")
+        if not _valid_segments(seg, len(spec.operands), len(op.operands)):
+            raise fail(op, f"operandSegmentSizes must be array<i32: ...> with "
+                           f"{len(spec.operands)} sizes adding up to {len(op.operands)} operands")
     else:
         fixed = sum(o.kind == SINGLE for o in spec.operands)
         flexible = len(spec.operands) - fixed

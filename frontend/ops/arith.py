@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from frontend import semantics as S
 from frontend.attributes import (
     DenseElementsAttr,
     EnumAttr,
@@ -15,6 +16,7 @@ from frontend.ir import Operation
 from frontend.ops import register
 from frontend.ops.common import fail
 from frontend.ops.kinds import FASTMATH, OVERFLOW, ROUNDING, TYPED_VALUE, predicate_kind
+from frontend.ops.runtime import constant, elem
 from frontend.ops.spec import (
     ANY,
     COMMUTATIVE,
@@ -64,6 +66,17 @@ def with_element(t: Type, elem: Type) -> Type:
     return elem
 
 
+def elementwise(kernel: Any) -> Any:
+    """The eval of an element-wise op: ``kernel(*operands, element type of the result)``."""
+    return lambda ctx, op, *xs: kernel(*xs, elem(op.results[0].type))
+
+
+def _compare(kernel: Any, names: tuple[str, ...]) -> Any:
+    return lambda ctx, op, a, b: kernel(
+        names[op.attributes["predicate"].value], a, b, elem(op.operands[0].type)
+    )
+
+
 def _binary(name: str, constraint: Any, attr: Attr | None, commutative: bool = False) -> OpSpec:
     flag = ""
     if attr is not None:
@@ -75,7 +88,9 @@ def _binary(name: str, constraint: Any, attr: Attr | None, commutative: bool = F
         attrs=(attr,) if attr else (),
         traits=EW | ({COMMUTATIVE} if commutative else set()),
         format=f"$lhs `,` $rhs{flag} attr-dict `:` type($result)",
+        infer=lambda op: [op.operands[0].type],
         verify=same_operand_and_result_types,
+        eval=elementwise(getattr(S, name)),
     )
 
 
@@ -106,7 +121,9 @@ register(
         attrs=(FM,),
         traits=EW,
         format="$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
+        infer=lambda op: [op.operands[0].type],
         verify=same_operand_and_result_types,
+        eval=elementwise(S.negf),
     ),
     OpSpec(
         "arith.cmpi",
@@ -117,6 +134,7 @@ register(
         format="$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
         infer=lambda op: [with_element(op.operands[0].type, IntegerType(1))],
         verify=lambda op: _same_operands(op),
+        eval=_compare(S.cmpi, CMPI_PREDICATES),
     ),
     OpSpec(
         "arith.cmpf",
@@ -127,6 +145,7 @@ register(
         format="$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)",
         infer=lambda op: [with_element(op.operands[0].type, IntegerType(1))],
         verify=lambda op: _same_operands(op),
+        eval=_compare(S.cmpf, CMPF_PREDICATES),
     ),
 )
 
@@ -183,6 +202,7 @@ register(
         parse=_parse_select,
         print=_print_select,
         verify=_verify_select,
+        eval=lambda ctx, op, c, a, b: S.select(c, a, b),
     )
 )
 
@@ -239,6 +259,7 @@ register(
         print=_print_constant,
         infer=lambda op: [op.attributes["value"].type],
         verify=_verify_constant,
+        eval=constant,
     )
 )
 
@@ -254,7 +275,13 @@ def _cast(name: str, src: Any, dst: Any, check: Any, extra: tuple[Attr, ...] = (
         traits=EW,
         format=f"$in{flags} attr-dict `:` type($in) `to` type($out)",
         verify=_cast_verifier(check),
+        eval=_cast_eval(getattr(S, name)),
     )
+
+
+def _cast_eval(kernel: Any) -> Any:
+    """``kernel(x, source element type, result element type)``."""
+    return lambda ctx, op, x: kernel(x, elem(op.operands[0].type), elem(op.results[0].type))
 
 
 def _cast_verifier(check: Any) -> Any:

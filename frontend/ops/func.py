@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from frontend.attributes import ArrayAttr, DictAttr, StringAttr, SymbolRefAttr, TypeAttr
+from frontend.attributes import (
+    ArrayAttr,
+    DictAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+    format_symbol,
+)
 from frontend.ir import Operation
 from frontend.ops import register
 from frontend.ops.common import fail
 from frontend.ops.kinds import DICT_ARRAY, FUNCTION_TYPE, STRING, SYMBOL_NAME, SYMBOL_REF
+from frontend.ops.runtime import forward, no_op
 from frontend.ops.spec import (
     ANY,
     ISOLATED,
@@ -96,7 +104,7 @@ def _print_func(pr: Any, op: Operation) -> str:
     ftype: FunctionType = op.attributes["function_type"].type
     name = op.attributes["sym_name"].value
     vis = op.attributes.get("sym_visibility")
-    head = (f"{vis.value} " if vis is not None else "") + f"@{name}"
+    head = (f"{vis.value} " if vis is not None else "") + f"@{format_symbol(name)}"
     region = op.regions[0]
     arg_attrs = op.attributes.get("arg_attrs")
     res_attrs = op.attributes.get("res_attrs")
@@ -172,6 +180,7 @@ register(
         parse=_parse_func,
         print=_print_func,
         verify=_verify_func,
+        eval=no_op,  # a definition: func.call runs its body
     ),
     OpSpec(
         "func.return",
@@ -180,6 +189,7 @@ register(
         traits=frozenset({PURE, TERMINATOR}),
         format="attr-dict ($operands^ `:` type($operands))?",
         verify=_verify_return,
+        eval=forward,
     ),
     OpSpec(
         "func.call",
@@ -188,6 +198,7 @@ register(
         results=(Result("results", ANY, VARIADIC),),
         attrs=(Attr("callee", SYMBOL_REF),),
         format="$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)",
+        eval=lambda ctx, op, operands: ctx.invoke(op.attributes["callee"].root, operands),
     ),
 )
 

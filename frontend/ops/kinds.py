@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from frontend.affine import AffineMap
 from frontend.attributes import (
     AffineMapAttr,
     ArrayAttr,
     Attribute,
     DenseArrayAttr,
+    DenseElementsAttr,
     DictAttr,
     EnumAttr,
     FloatAttr,
@@ -17,9 +19,10 @@ from frontend.attributes import (
     SymbolRefAttr,
     TypeAttr,
     UnitAttr,
+    format_symbol,
 )
 from frontend.ops.spec import AttrKind
-from frontend.types import FunctionType, IntegerType, i64
+from frontend.types import FunctionType, IndexType, IntegerType, Type, i32, i64
 
 
 def _dense_i64(a: Attribute) -> bool:
@@ -30,11 +33,20 @@ def _parse_i64_list(p: Any) -> DenseArrayAttr:
     p.expect_punct("[", "to open integer list")
     values: list[int] = []
     if not p.try_punct("]"):
-        values.append(p.expect_int())
+        values.append(p.expect_i64())
         while p.try_punct(","):
-            values.append(p.expect_int())
+            values.append(p.expect_i64())
         p.expect_punct("]", "to close integer list")
     return DenseArrayAttr("i64", tuple(values))
+
+
+def _int_values(x: Any) -> tuple[int, ...]:
+    """Integers of a Python sequence, an ArrayAttr of IntegerAttr or a DenseArrayAttr."""
+    if isinstance(x, (ArrayAttr, DenseArrayAttr)):
+        x = [v.value if isinstance(v, IntegerAttr) else v for v in x.values]
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in x):
+        raise ValueError("expected integers")
+    return tuple(x)
 
 
 I64_LIST = AttrKind(
@@ -42,6 +54,7 @@ I64_LIST = AttrKind(
     _dense_i64,
     parse=_parse_i64_list,
     show=lambda a: "[" + ", ".join(map(str, a.values)) + "]",  # type: ignore[attr-defined]
+    build=lambda x: DenseArrayAttr("i64", _int_values(x)),
 )
 
 
@@ -51,11 +64,16 @@ def _int_array(a: Attribute) -> bool:
     )
 
 
-I64_ARRAY = AttrKind("64-bit integer array attribute", _int_array)
+I64_ARRAY = AttrKind(
+    "64-bit integer array attribute",
+    _int_array,
+    build=lambda x: ArrayAttr(tuple(IntegerAttr(v, i64) for v in _int_values(x))),
+)
 BOOL_ARRAY = AttrKind(
     "1-bit boolean array attribute",
     lambda a: isinstance(a, ArrayAttr)
     and all(isinstance(v, IntegerAttr) and v.type == IntegerType(1) for v in a.values),
+    build=lambda x: ArrayAttr(tuple(IntegerAttr(int(bool(v)), IntegerType(1)) for v in x)),
 )
 
 
@@ -75,7 +93,18 @@ def enum_kind(mnemonic: str) -> AttrKind:
         lambda a: isinstance(a, EnumAttr) and a.mnemonic == mnemonic,
         parse=parse,
         show=lambda a: f"<{a.value}>",  # type: ignore[attr-defined]
+        build=lambda x: EnumAttr(mnemonic, _enum_value(mnemonic, x)),
+        enum=mnemonic,
     )
+
+
+def _enum_value(mnemonic: str, x: Any) -> str:
+    from frontend.parse_attrs import ENUMS
+
+    words = x.split(",") if isinstance(x, str) else list(x)
+    if not words or any(w not in ENUMS[mnemonic] for w in words):
+        raise ValueError(f"expected one of {', '.join(ENUMS[mnemonic])}")
+    return ",".join(words)
 
 
 COMBINING_KIND = enum_kind("vector.kind")
@@ -86,7 +115,7 @@ ROUNDING = enum_kind("arith.roundingmode")
 
 
 def _parse_int(p: Any) -> IntegerAttr:
-    return IntegerAttr(p.expect_int(), i64)
+    return IntegerAttr(p.expect_i64(), i64)
 
 
 I64 = AttrKind(
@@ -94,33 +123,62 @@ I64 = AttrKind(
     lambda a: isinstance(a, IntegerAttr) and a.type == i64,
     parse=_parse_int,
     show=lambda a: str(a.value),  # type: ignore[attr-defined]
+    build=lambda x: IntegerAttr(_int_values([x])[0], i64),
 )
 I32 = AttrKind(
     "32-bit signless integer attribute",
     lambda a: isinstance(a, IntegerAttr) and a.type == IntegerType(32),
+    build=lambda x: IntegerAttr(_int_values([x])[0], i32),
 )
-INDEX_ATTR = AttrKind("index attribute", lambda a: isinstance(a, IntegerAttr))
+INDEX_ATTR = AttrKind(
+    "index attribute",
+    lambda a: isinstance(a, IntegerAttr),
+    build=lambda x: IntegerAttr(_int_values([x])[0], IndexType()),
+)
 BOOL = AttrKind(
-    "bool attribute", lambda a: isinstance(a, IntegerAttr) and a.type == IntegerType(1)
+    "bool attribute",
+    lambda a: isinstance(a, IntegerAttr) and a.type == IntegerType(1),
+    build=lambda x: IntegerAttr(int(bool(x)), IntegerType(1)),
 )
-UNIT = AttrKind("unit attribute", lambda a: isinstance(a, UnitAttr))
+UNIT = AttrKind(
+    "unit attribute", lambda a: isinstance(a, UnitAttr), build=lambda x: UnitAttr() if x else x
+)
 STRING = AttrKind(
     "string attribute",
     lambda a: isinstance(a, StringAttr),
     parse=lambda p: StringAttr(p.expect_string()),
     show=str,
+    build=StringAttr,
 )
 SYMBOL_NAME = AttrKind(
     "symbol name",
     lambda a: isinstance(a, StringAttr),
     parse=lambda p: StringAttr(p._symbol_name()),
-    show=lambda a: f"@{a.value}",  # type: ignore[attr-defined]
+    show=lambda a: f"@{format_symbol(a.value)}",  # type: ignore[attr-defined]
+    build=lambda x: StringAttr(x.removeprefix("@")),
 )
-SYMBOL_REF = AttrKind("symbol reference", lambda a: isinstance(a, SymbolRefAttr))
-AFFINE_MAP = AttrKind("AffineMap attribute", lambda a: isinstance(a, AffineMapAttr))
+SYMBOL_REF = AttrKind(
+    "symbol reference",
+    lambda a: isinstance(a, SymbolRefAttr),
+    build=lambda x: SymbolRefAttr(x.removeprefix("@")),
+)
+AFFINE_MAP = AttrKind(
+    "AffineMap attribute", lambda a: isinstance(a, AffineMapAttr), build=AffineMapAttr
+)
+
+
+def _map_attr(x: Any) -> AffineMapAttr:
+    if isinstance(x, AffineMap):
+        return AffineMapAttr(x)
+    if isinstance(x, AffineMapAttr):
+        return x
+    raise ValueError("expected an AffineMap")
+
+
 MAP_ARRAY = AttrKind(
     "array of affine maps",
     lambda a: isinstance(a, ArrayAttr) and all(isinstance(v, AffineMapAttr) for v in a.values),
+    build=lambda x: ArrayAttr(tuple(_map_attr(m) for m in x)),
 )
 ITERATOR_ARRAY = AttrKind(
     "array of #vector.iterator_type",
@@ -130,19 +188,35 @@ ITERATOR_ARRAY = AttrKind(
         or (isinstance(v, StringAttr) and v.value in ("parallel", "reduction"))
         for v in a.values
     ),
+    build=lambda x: ArrayAttr(
+        tuple(EnumAttr("vector.iterator_type", _enum_value("vector.iterator_type", v)) for v in x)
+    ),
 )
-TYPE = AttrKind("type attribute", lambda a: isinstance(a, TypeAttr))
+
+
+def _type_attr(x: Any) -> TypeAttr:
+    if not isinstance(x, Type):
+        raise ValueError("expected a type")
+    return TypeAttr(x)
+
+
+TYPE = AttrKind("type attribute", lambda a: isinstance(a, TypeAttr), build=_type_attr)
 FUNCTION_TYPE = AttrKind(
-    "function type", lambda a: isinstance(a, TypeAttr) and isinstance(a.type, FunctionType)
+    "function type",
+    lambda a: isinstance(a, TypeAttr) and isinstance(a.type, FunctionType),
+    build=_type_attr,
 )
 ANY_ATTR = AttrKind("attribute", lambda a: True)
 TYPED_VALUE = AttrKind(
     "typed constant",
-    lambda a: isinstance(a, (IntegerAttr, FloatAttr)) or hasattr(a, "values"),
+    lambda a: isinstance(a, (IntegerAttr, FloatAttr, DenseElementsAttr)),
 )
 DICT_ARRAY = AttrKind(
     "array of dictionaries",
     lambda a: isinstance(a, ArrayAttr) and all(isinstance(v, DictAttr) for v in a.values),
+    build=lambda x: ArrayAttr(
+        tuple(v if isinstance(v, DictAttr) else DictAttr(tuple(v.items())) for v in x)
+    ),
 )
 
 
@@ -165,4 +239,5 @@ def predicate_kind(names: tuple[str, ...]) -> AttrKind:
         lambda a: isinstance(a, IntegerAttr) and 0 <= a.value < len(names),
         parse=parse,
         show=lambda a: names[a.value],  # type: ignore[attr-defined]
+        build=lambda x: IntegerAttr(names.index(x), i64),
     )

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from frontend import semantics as S
 from frontend.ops import register
-from frontend.ops.arith import FLOAT_LIKE, FM, INT_LIKE, same_operand_and_result_types
+from frontend.ops.arith import FLOAT_LIKE, FM, INT_LIKE, elementwise, same_operand_and_result_types
 from frontend.ops.spec import ELEMENTWISE, PURE, Operand, OpSpec, Result
 
 EW = frozenset({PURE, ELEMENTWISE})
@@ -27,6 +28,7 @@ def _unary(name: str, constraint, fastmath: bool) -> OpSpec:
         traits=EW,
         format=f"$operand{flag} attr-dict `:` type($result)",
         verify=same_operand_and_result_types,
+        eval=elementwise(getattr(S, name)),
     )
 
 
@@ -40,6 +42,7 @@ def _binary(name: str, constraint, fastmath: bool) -> OpSpec:
         traits=EW,
         format=f"$lhs `,` $rhs{flag} attr-dict `:` type($result)",
         verify=same_operand_and_result_types,
+        eval=elementwise(getattr(S, name)),
     )
 
 
@@ -56,5 +59,6 @@ register(
         traits=EW,
         format="$a `,` $b `,` $c (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
         verify=same_operand_and_result_types,
+        eval=elementwise(S.fma),
     ),
 )

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
+
+import numpy as np
 
 from frontend.attributes import (
     DenseElementsAttr,
     StringAttr,
     TypeAttr,
     UnitAttr,
+    format_symbol,
 )
 from frontend.ir import Operation
 from frontend.ops import register
 from frontend.ops.common import fail, ints
 from frontend.ops.kinds import ANY_ATTR, I64, I64_LIST, STRING, SYMBOL_NAME, SYMBOL_REF, TYPE, UNIT
+from frontend.ops.runtime import SemanticsError, elem, mixed, no_op, shape
 from frontend.ops.spec import (
     ANY,
     DYNAMIC_INDEX,
@@ -29,6 +34,7 @@ from frontend.ops.spec import (
     OpSpec,
     Result,
 )
+from frontend.semantics import MemRef
 from frontend.types import IndexType, MemRefType, UnrankedMemRefType
 
 ANY_MEMREF = MEMREF.__class__(
@@ -56,6 +62,7 @@ def _alloc(name: str) -> OpSpec:
         traits=ALLOC,
         format="`(` $dynamicSizes `)` (`` `[` $symbolOperands^ `]`)? attr-dict `:` type($memref)",
         verify=_verify_alloc,
+        eval=_eval_alloc,
     )
 
 
@@ -132,7 +139,7 @@ def _print_global(pr: Any, op: Operation) -> str:
         text += f"{a['sym_visibility']} "
     if "constant" in a:
         text += "constant "
-    text += f"@{a['sym_name'].value} : {a['type'].type}"
+    text += f"@{format_symbol(a['sym_name'].value)} : {a['type'].type}"
     init = a.get("initial_value")
     if isinstance(init, UnitAttr):
         text += " = uninitialized"
@@ -152,6 +159,55 @@ def _verify_get_global(op: Operation) -> None:
         module_op = owner
 
 
+# -- semantics ---------------------------------------------------------------------------------
+def _eval_alloc(ctx: Any, op: Operation, dynamic_sizes: list[Any], symbols: list[Any]) -> MemRef:
+    """A fresh zero-filled row-major buffer (alloc and alloca alike)."""
+    t = op.results[0].type
+    dyn = iter(int(s) for s in dynamic_sizes)
+    sizes = [next(dyn) if s is None else s for s in t.shape]
+    if any(s < 0 for s in sizes):
+        raise SemanticsError(f"{op.name} with negative size {sizes}")
+    return MemRef.alloc(sizes, elem(t), shape(ctx, t.element))
+
+
+def _eval_cast(ctx: Any, op: Operation, source: MemRef) -> MemRef:
+    t = op.results[0].type
+    return source.cast(list(t.shape) if isinstance(t, MemRefType) else None)
+
+
+def _drop_dims(sizes: list[int], result: MemRefType) -> list[int]:
+    """Unit dims a rank-reducing subview drops: the leftmost choice whose kept sizes fit the
+    result type (``?`` fits any size)."""
+    units = [i for i, s in enumerate(sizes) if s == 1]
+    for drop in combinations(units, len(sizes) - result.rank):
+        kept = [s for i, s in enumerate(sizes) if i not in drop]
+        if all(r in (k, None) for k, r in zip(kept, result.shape)):
+            return list(drop)
+    raise SemanticsError(f"subview sizes {sizes} do not reduce to {result}")
+
+
+def _eval_subview(
+    ctx: Any, op: Operation, source: MemRef, offsets: list, sizes: list, strides: list
+) -> MemRef:
+    a = op.attributes
+    size_vals = mixed(a["static_sizes"], sizes)
+    return source.subview(
+        mixed(a["static_offsets"], offsets),
+        size_vals,
+        mixed(a["static_strides"], strides),
+        _drop_dims(size_vals, op.results[0].type),
+    )
+
+
+def _eval_copy(ctx: Any, op: Operation, source: MemRef, target: MemRef) -> None:
+    if source.sizes != target.sizes:
+        raise SemanticsError(f"memref.copy from {source.type_str()} to {target.type_str()}")
+    if 0 in target.sizes:
+        return
+    idx = np.moveaxis(np.indices(target.sizes, dtype=np.int64), 0, -1)
+    target.buffer[target.positions(idx)] = source.to_array()
+
+
 register(
     _alloc("alloc"),
     _alloc("alloca"),
@@ -160,6 +216,7 @@ register(
         operands=(Operand("memref", ANY_MEMREF),),
         traits=frozenset({WRITES}),
         format="$memref attr-dict `:` type($memref)",
+        eval=no_op,
     ),
     OpSpec(
         "memref.load",
@@ -170,6 +227,7 @@ register(
         format="$memref `[` $indices `]` attr-dict `:` type($memref)",
         infer=lambda op: [op.operand("memref").type.element],
         verify=_indices,
+        eval=lambda ctx, op, m, indices: m.load([int(i) for i in indices]),
     ),
     OpSpec(
         "memref.store",
@@ -179,6 +237,7 @@ register(
         traits=frozenset({WRITES}),
         format="$value `,` $memref `[` $indices `]` attr-dict `:` type($memref)",
         verify=_verify_store,
+        eval=lambda ctx, op, v, m, indices: m.store([int(i) for i in indices], v),
     ),
     OpSpec(
         "memref.cast",
@@ -186,6 +245,7 @@ register(
         results=(Result("dest", ANY_MEMREF),),
         traits=frozenset({PURE}),
         format="$source attr-dict `:` type($source) `to` type($dest)",
+        eval=_eval_cast,
     ),
     OpSpec(
         "memref.subview",
@@ -204,6 +264,7 @@ register(
         "custom<DynamicIndexList>($strides, $static_strides) attr-dict `:` type($source) `to` "
         "type($result)",
         verify=_verify_subview,
+        eval=_eval_subview,
     ),
     OpSpec(
         "memref.global",
@@ -218,6 +279,7 @@ register(
         traits=frozenset({SYMBOL}),
         parse=_parse_global,
         print=_print_global,
+        eval=no_op,  # a definition: memref.get_global reaches its buffer
     ),
     OpSpec(
         "memref.get_global",
@@ -225,6 +287,7 @@ register(
         attrs=(Attr("name", SYMBOL_REF),),
         traits=frozenset({PURE}),
         format="$name `:` type($result) attr-dict",
+        eval=lambda ctx, op: ctx.global_memref(op.attributes["name"].root),
     ),
     OpSpec(
         "memref.dim",
@@ -233,11 +296,13 @@ register(
         traits=frozenset({PURE}),
         format="attr-dict $source `,` $index `:` type($source)",
         infer=lambda op: [IndexType()],
+        eval=lambda ctx, op, m, i: np.int64(m.dim(int(i))),
     ),
     OpSpec(
         "memref.copy",
         operands=(Operand("source", ANY_MEMREF), Operand("target", ANY_MEMREF)),
         traits=frozenset({READS, WRITES}),
         format="$source `,` $target attr-dict `:` type($source) `to` type($target)",
+        eval=_eval_copy,
     ),
 )

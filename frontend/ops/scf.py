@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from frontend.attributes import UnitAttr
 from frontend.ir import Block, Operation, Region
 from frontend.ops import register
 from frontend.ops.common import fail
 from frontend.ops.kinds import UNIT
+from frontend.ops.runtime import SemanticsError, elem, forward
 from frontend.ops.spec import (
     ANY,
     I1,
@@ -23,6 +26,7 @@ from frontend.ops.spec import (
     OpSpec,
     Result,
 )
+from frontend.semantics import as_elem, to_signed, to_unsigned
 
 
 def _yield(block: Block, values: list[Any], loc: Any) -> None:
@@ -232,6 +236,39 @@ def _verify_while(op: Operation) -> None:
     _check_yield(op, after, [v.type for v in op.operands])
 
 
+# -- semantics --------------------------------------------------------------------------------------
+def _eval_for(ctx: Any, op: Operation, lb: Any, ub: Any, step: Any, inits: list[Any]) -> list:
+    """iv = lb, lb + step, ... while iv < ub (unsigned with ``unsignedCmp``); a step <= 0 would
+    never end (MLIR: undefined), so it is a fault."""
+    e = elem(op.operands[0].type)
+    read = to_unsigned if "unsignedCmp" in op.attributes else to_signed
+    lo, hi, st = (int(read(x, e)) for x in (lb, ub, step))
+    if st <= 0:
+        raise SemanticsError(f"scf.for step must be positive, got {st}")
+    body = op.regions[0]
+    vals = list(inits)
+    for i in range(lo, hi, st):
+        w = i - (1 << 64) if i >= 1 << 63 else i  # unsigned bounds may exceed int64
+        iv = np.int64(w) if e == "index" else as_elem(np.int64(w), e)
+        vals = ctx.run_region(body, [iv, *vals])
+    return vals
+
+
+def _eval_if(ctx: Any, op: Operation, condition: Any) -> list[Any]:
+    region = op.regions[0] if condition else op.regions[1]
+    return ctx.run_region(region, []) if region.blocks else []
+
+
+def _eval_while(ctx: Any, op: Operation, inits: list[Any]) -> list[Any]:
+    before, after = op.regions
+    vals = list(inits)
+    while True:
+        cond, *args = ctx.run_region(before, vals)
+        if not cond:
+            return args
+        vals = ctx.run_region(after, args)
+
+
 import re  # noqa: E402
 
 _SSA = re.compile(r"%[\w$.\-]+")
@@ -252,6 +289,7 @@ register(
         parse=_parse_for,
         print=_print_for,
         verify=_verify_for,
+        eval=_eval_for,
     ),
     OpSpec(
         "scf.if",
@@ -262,6 +300,7 @@ register(
         parse=_parse_if,
         print=_print_if,
         verify=_verify_if,
+        eval=_eval_if,
     ),
     OpSpec(
         "scf.while",
@@ -272,6 +311,7 @@ register(
         parse=_parse_while,
         print=_print_while,
         verify=_verify_while,
+        eval=_eval_while,
     ),
     OpSpec(
         "scf.yield",
@@ -279,6 +319,7 @@ register(
         operands=(Operand("results", ANY, VARIADIC),),
         traits=frozenset({PURE, TERMINATOR}),
         format="attr-dict ($results^ `:` type($results))?",
+        eval=forward,
     ),
     OpSpec(
         "scf.condition",
@@ -286,6 +327,7 @@ register(
         operands=(Operand("condition", I1), Operand("args", ANY, VARIADIC)),
         traits=frozenset({PURE, TERMINATOR}),
         format="`(` $condition `)` attr-dict ($args^ `:` type($args))?",
+        eval=forward,
     ),
 )
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from frontend.attributes import Attribute, DenseArrayAttr
+from frontend.errors import MLIRError
 from frontend.types import (
     FloatType,
     IndexType,
@@ -116,13 +117,31 @@ class AttrKind:
     """How one attribute is spelled inside a custom assembly format, and what it may hold.
 
     ``parse(p)`` reads the custom spelling, ``show(a)`` writes it, ``check(a)`` validates
-    an attribute from any source (generic form, builder).
+    an attribute from any source (generic form, builder). ``build(x)`` makes the attribute
+    from a plain Python value (ODS's ``constBuilderCall``), for the builder API and for
+    older generic spellings (an ``ArrayAttr`` of i64 where MLIR 22 has a dense array).
     """
 
     description: str
     check: Callable[[Attribute], bool]
     parse: Callable[[Any], Attribute] | None = None
     show: Callable[[Attribute], str] | None = None
+    enum: str | None = None  # the mnemonic of an enum kind (``vector.kind``)
+    build: Callable[[Any], Attribute] | None = None
+
+    def convert(self, value: Any) -> Attribute:
+        """``value`` as an attribute of this kind; ValueError when it cannot be one."""
+        if isinstance(value, Attribute) and self.check(value):
+            return value
+        a = value
+        if self.build is not None:
+            try:
+                a = self.build(value)
+            except (TypeError, ValueError, KeyError, AttributeError) as e:
+                raise ValueError(f"{value!r} is not a valid {self.description}: {e}") from None
+        if not isinstance(a, Attribute) or not self.check(a):
+            raise ValueError(f"{value!r} is not a valid {self.description}")
+        return a
 
     def try_parse(self, p: Any) -> Attribute | None:
         """Parse the custom spelling if it is present at the cursor (for optional groups)."""
@@ -132,7 +151,7 @@ class AttrKind:
             return a if a is not None and self.check(a) else _reset(p, save)
         try:
             return self.parse(p)
-        except Exception:
+        except MLIRError:
             p.pos = save
             return None
 
@@ -148,6 +167,9 @@ class Attr:
     kind: AttrKind
     optional: bool = False
     default: Attribute | None = None
+    # MLIR releases up to this one store the attribute as an ArrayAttr of i64 rather than a
+    # dense i64 array (shuffle mask, ...): the generic form printed for them must say so.
+    array_until: int = 0
 
 
 @dataclass(slots=True)
@@ -166,11 +188,22 @@ class OpSpec:
     print: Callable[..., str] | None = None  # custom printer: (printer, op) -> str
     infer: Callable[..., list[Type]] | None = None  # result types from operand types + attrs
     verify: Callable[[Operation], None] | None = None  # raises VerifyError via op_error
-    eval: Callable[..., Any] | None = None  # numpy semantics (see eqsat.interpret)
+    # numpy semantics: ``eval(ctx, op, *operands)``, one argument per declared operand (single:
+    # the value, optional: the value or None, variadic: a list). ``ctx`` is the interpreter
+    # (``frontend.ops.runtime.EvalContext``: vscale, out, mask, run_region, invoke,
+    # global_memref, static). Returns the result value when the spec declares exactly one
+    # non-variadic result (None if an optional one is absent), else a sequence of all result
+    # values (None or [] for none); terminators return the values they pass to the parent.
+    # Faults (out-of-bounds access, division by zero, ...) raise SemanticsError; the
+    # interpreter turns them into a RuntimeFault at the op's location.
+    eval: Callable[..., Any] | None = None
     # Attributes whose implied value depends on types (transfer maps): filled after parsing,
     # and left out of the custom form while they still hold the implied value.
     complete: Callable[[Operation], None] | None = None
     implicit: Callable[[Operation], set[str]] | None = None
+    # The mask a `vector.mask` around this op must have (MaskableOpInterface); maskable ops
+    # without one take a mask of their result's shape.
+    mask_type: Callable[[Operation], Type] | None = None
     since: int = 0  # MLIR versions: removed in MLIR 22 ops carry until=21
     until: int = 99
     compiled_format: Any = field(default=None, repr=False)
@@ -205,8 +238,8 @@ class OpSpec:
     def segment_sizes(self, op: Operation) -> list[int]:
         if self.needs_segments():
             seg = op.attributes.get("operandSegmentSizes")
-            if isinstance(seg, DenseArrayAttr):
-                return list(seg.values)
+            if _valid_segments(seg, len(self.operands), len(op.operands)):
+                return list(seg.values)  # type: ignore[union-attr]
         flexible = [o for o in self.operands if o.kind != SINGLE]
         fixed = len(self.operands) - len(flexible)
         rest = len(op.operands) - fixed
@@ -222,6 +255,17 @@ class OpSpec:
             out[r.name] = op.results[i : i + n]
             i += n
         return out
+
+
+def _valid_segments(seg: Any, groups: int, operands: int) -> bool:
+    """``array<i32: ...>`` with one non-negative size per group, summing to the operands."""
+    return (
+        isinstance(seg, DenseArrayAttr)
+        and seg.element == "i32"
+        and len(seg.values) == groups
+        and all(isinstance(v, int) and v >= 0 for v in seg.values)
+        and sum(seg.values) == operands
+    )
 
 
 def segments_attr(sizes: list[int]) -> DenseArrayAttr:

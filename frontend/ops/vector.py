@@ -1,8 +1,8 @@
 """The ``vector`` dialect: all 43 ops of the seed documentation (seed 000, "Operations").
 
 Each spec carries the assembly format verbatim from the seed (or MLIR 22 where the seed is
-wrong, see SEED-INVENTORY §6), the result-type rule and the verifier. Semantics are attached
-by ``frontend.ops.vector_eval``.
+wrong, see SEED-INVENTORY §6), the result-type rule, the verifier and the numpy semantics
+(``eval=``, one function per op in ``frontend.ops.vector_eval``).
 """
 
 from __future__ import annotations
@@ -50,7 +50,10 @@ from frontend.ops.spec import (
 )
 from frontend.ops.spec import FLOAT as FLOAT_T
 from frontend.attributes import EnumAttr
+from frontend.ops import vector_eval as ve
+from frontend.ops import vector_shapes as vs
 from frontend.ops import vector_verify as vv
+from frontend.ops.runtime import forward
 from frontend.ops.vector_syntax import (
     complete_transfer,
     implicit_transfer,
@@ -84,6 +87,7 @@ register(
         traits=P,
         format="attr-dict",
         infer=lambda op: [index],
+        eval=ve.vscale,
     ),
     OpSpec(
         "vector.bitcast",
@@ -93,6 +97,7 @@ register(
         traits=P,
         format=_fmt_to("source", "result"),
         verify=vv.bitcast,
+        eval=ve.bitcast,
     ),
     OpSpec(
         "vector.broadcast",
@@ -102,6 +107,7 @@ register(
         traits=P,
         format=_fmt_to("source", "vector"),
         verify=vv.broadcast,
+        eval=ve.broadcast,
     ),
     OpSpec(
         "vector.compressstore",
@@ -116,15 +122,17 @@ register(
         format="$base `[` $indices `]` `,` $mask `,` $valueToStore attr-dict `:` "
         "type($base) `,` type($mask) `,` type($valueToStore)",
         verify=vv.masked_memory("valueToStore"),
+        eval=ve.compressstore,
     ),
     OpSpec(
         "vector.constant_mask",
         "Creates a constant vector mask",
         results=(Result("result", MASK),),
-        attrs=(Attr("mask_dim_sizes", I64_LIST),),
+        attrs=(Attr("mask_dim_sizes", I64_LIST, array_until=19),),
         traits=P,
         format="$mask_dim_sizes attr-dict `:` type(results)",
         verify=vv.constant_mask,
+        eval=ve.constant_mask,
     ),
     OpSpec(
         "vector.contract",
@@ -141,6 +149,8 @@ register(
         print=print_contract,
         infer=_same_as("acc"),
         verify=vv.contract,
+        mask_type=vs.contract_mask,
+        eval=ve.contract,
     ),
     OpSpec(
         "vector.create_mask",
@@ -150,6 +160,7 @@ register(
         traits=P,
         format="$operands attr-dict `:` type(results)",
         verify=vv.create_mask,
+        eval=ve.create_mask,
     ),
     OpSpec(
         "vector.deinterleave",
@@ -158,7 +169,8 @@ register(
         results=(Result("res1", VECTOR), Result("res2", VECTOR)),
         traits=P,
         format="$source attr-dict `:` type($source) `->` type($res1)",
-        infer=vv.infer_deinterleave,
+        infer=vs.deinterleave,
+        eval=ve.deinterleave,
     ),
     OpSpec(
         "vector.expandload",
@@ -174,6 +186,7 @@ register(
         format="$base `[` $indices `]` `,` $mask `,` $pass_thru attr-dict `:` type($base) `,` "
         "type($mask) `,` type($pass_thru) `into` type($result)",
         verify=vv.masked_memory("result"),
+        eval=ve.expandload,
     ),
     OpSpec(
         "vector.extractelement",
@@ -185,6 +198,7 @@ register(
         infer=lambda op: [op.operand("vector").type.element],
         verify=vv.element_position,
         until=21,
+        eval=ve.extractelement,
     ),
     OpSpec(
         "vector.extract",
@@ -195,7 +209,9 @@ register(
         traits=P,
         format="$vector `` custom<DynamicIndexList>($dynamic_position, $static_position) "
         "attr-dict `:` type($result) `from` type($vector)",
+        infer=vs.extract,
         verify=vv.extract,
+        eval=ve.extract,
     ),
     OpSpec(
         "vector.extract_strided_slice",
@@ -205,7 +221,9 @@ register(
         attrs=(Attr("offsets", I64_ARRAY), Attr("sizes", I64_ARRAY), Attr("strides", I64_ARRAY)),
         traits=P,
         format="$vector attr-dict `:` type($vector) `to` type($result)",
+        infer=vs.extract_strided_slice,
         verify=vv.extract_strided_slice,
+        eval=ve.extract_strided_slice,
     ),
     OpSpec(
         "vector.fma",
@@ -220,6 +238,7 @@ register(
         format="$lhs `,` $rhs `,` $acc attr-dict `:` type($lhs)",
         infer=_same_as("lhs"),
         verify=vv.all_same_type,
+        eval=ve.fma,
     ),
     OpSpec(
         "vector.flat_transpose",
@@ -231,6 +250,7 @@ register(
         format="$matrix attr-dict `:` type($matrix) `->` type($res)",
         verify=vv.flat_transpose,
         until=21,
+        eval=ve.flat_transpose,
     ),
     OpSpec(
         "vector.from_elements",
@@ -240,6 +260,7 @@ register(
         traits=P,
         format="$elements attr-dict `:` type($result)",
         verify=vv.from_elements,
+        eval=ve.from_elements,
     ),
     OpSpec(
         "vector.gather",
@@ -257,6 +278,7 @@ register(
         "`:` type($base) `,` type($index_vec) `,` type($mask) `,` type($pass_thru) "
         "`into` type($result)",
         verify=vv.gather_scatter("result"),
+        eval=ve.gather,
     ),
     OpSpec(
         "vector.insertelement",
@@ -272,6 +294,7 @@ register(
         "type($result)",
         verify=vv.element_position,
         until=21,
+        eval=ve.insertelement,
     ),
     OpSpec(
         "vector.insert",
@@ -288,6 +311,7 @@ register(
         "attr-dict `:` type($source) `into` type($dest)",
         infer=_same_as("dest"),
         verify=vv.insert,
+        eval=ve.insert,
     ),
     OpSpec(
         "vector.insert_strided_slice",
@@ -299,6 +323,7 @@ register(
         format="$source `,` $dest attr-dict `:` type($source) `into` type($dest)",
         infer=_same_as("dest"),
         verify=vv.insert_strided_slice,
+        eval=ve.insert_strided_slice,
     ),
     OpSpec(
         "vector.interleave",
@@ -307,7 +332,9 @@ register(
         results=(Result("result", VECTOR),),
         traits=P,
         format="$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)",
+        infer=vs.interleave,
         verify=vv.interleave,
+        eval=ve.interleave,
     ),
     OpSpec(
         "vector.load",
@@ -318,6 +345,7 @@ register(
         traits=frozenset({READS}),
         format="$base `[` $indices `]` attr-dict `:` type($base) `,` type($result)",
         verify=vv.load_store("result"),
+        eval=ve.load,
     ),
     OpSpec(
         "vector.mask",
@@ -328,6 +356,7 @@ register(
         parse=parse_mask,
         print=print_mask,
         verify=vv.mask,
+        eval=ve.mask,
     ),
     OpSpec(
         "vector.maskedload",
@@ -343,6 +372,7 @@ register(
         format="$base `[` $indices `]` `,` $mask `,` $pass_thru attr-dict `:` type($base) `,` "
         "type($mask) `,` type($pass_thru) `into` type($result)",
         verify=vv.masked_memory("result"),
+        eval=ve.maskedload,
     ),
     OpSpec(
         "vector.maskedstore",
@@ -357,6 +387,7 @@ register(
         format="$base `[` $indices `]` `,` $mask `,` $valueToStore attr-dict `:` "
         "type($base) `,` type($mask) `,` type($valueToStore)",
         verify=vv.masked_memory("valueToStore"),
+        eval=ve.maskedstore,
     ),
     OpSpec(
         "vector.matrix_multiply",
@@ -368,17 +399,21 @@ register(
         format="$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type($res)",
         verify=vv.matrix_multiply,
         until=21,
+        eval=ve.matrix_multiply,
     ),
     OpSpec(
         "vector.multi_reduction",
         "Multi-dimensional reduction operation",
         operands=(Operand("source", VECTOR), Operand("acc", ANY)),
         results=(Result("dest", ANY),),
-        attrs=(Attr("kind", COMBINING_KIND), Attr("reduction_dims", I64_LIST)),
+        attrs=(Attr("kind", COMBINING_KIND), Attr("reduction_dims", I64_LIST, array_until=19)),
         traits=PM,
         format="$kind `,` $source `,` $acc attr-dict $reduction_dims `:` type($source) `to` "
         "type($dest)",
+        infer=vs.multi_reduction,
         verify=vv.multi_reduction,
+        mask_type=vs.mask_like_operand("source"),
+        eval=ve.multi_reduction,
     ),
     OpSpec(
         "vector.outerproduct",
@@ -388,8 +423,9 @@ register(
         attrs=(Attr("kind", COMBINING_KIND, default=ADD),),
         traits=PM,
         format="$lhs `,` $rhs (`,` $acc^)? attr-dict `:` type($lhs) `,` type($rhs)",
-        infer=vv.infer_outerproduct,
+        infer=vs.outerproduct,
         verify=vv.outerproduct,
+        eval=ve.outerproduct,
     ),
     OpSpec(
         "vector.print",
@@ -403,6 +439,7 @@ register(
         format="($source^ `:` type($source))? oilist(`str` $stringLiteral | `punctuation` "
         "$punctuation) attr-dict",
         verify=vv.print_,
+        eval=ve.print_,
     ),
     OpSpec(
         "vector.reduction",
@@ -413,7 +450,10 @@ register(
         traits=PM,
         format="$kind `,` $vector (`,` $acc^)? (`fastmath` `` $fastmath^)? attr-dict `:` "
         "type($vector) `into` type($dest)",
+        infer=vs.reduction,
         verify=vv.reduction,
+        mask_type=vs.mask_like_operand("vector"),
+        eval=ve.reduction,
     ),
     OpSpec(
         "vector.scalable.extract",
@@ -424,6 +464,7 @@ register(
         traits=P,
         format="$source `[` $pos `]` attr-dict `:` type($res) `from` type($source)",
         verify=vv.scalable_extract,
+        eval=ve.scalable_extract,
     ),
     OpSpec(
         "vector.scalable.insert",
@@ -435,6 +476,7 @@ register(
         format="$source `,` $dest `[` $pos `]` attr-dict `:` type($source) `into` type($dest)",
         infer=_same_as("dest"),
         verify=vv.scalable_insert,
+        eval=ve.scalable_insert,
     ),
     OpSpec(
         "vector.scan",
@@ -447,6 +489,7 @@ register(
         "type($initial_value)",
         infer=lambda op: [op.operand("source").type, op.operand("initial_value").type],
         verify=vv.scan,
+        eval=ve.scan,
     ),
     OpSpec(
         "vector.scatter",
@@ -462,6 +505,7 @@ register(
         format="$base `[` $indices `]` `[` $index_vec `]` `,` $mask `,` $valueToStore attr-dict "
         "`:` type($base) `,` type($index_vec) `,` type($mask) `,` type($valueToStore)",
         verify=vv.gather_scatter("valueToStore"),
+        eval=ve.scatter,
     ),
     OpSpec(
         "vector.shape_cast",
@@ -471,17 +515,19 @@ register(
         traits=P,
         format=_fmt_to("source", "result"),
         verify=vv.shape_cast,
+        eval=ve.shape_cast,
     ),
     OpSpec(
         "vector.shuffle",
         "Shuffle operation",
         operands=(Operand("v1", FIXED_VECTOR), Operand("v2", FIXED_VECTOR)),
         results=(Result("vector", VECTOR),),
-        attrs=(Attr("mask", I64_LIST),),
+        attrs=(Attr("mask", I64_LIST, array_until=19),),
         traits=P,
         format="operands $mask attr-dict `:` type(operands)",
-        infer=vv.infer_shuffle,
+        infer=vs.shuffle,
         verify=vv.shuffle,
+        eval=ve.shuffle,
     ),
     OpSpec(
         "vector.splat",
@@ -492,6 +538,7 @@ register(
         format="$input attr-dict `:` type($aggregate)",
         verify=vv.splat,
         until=21,
+        eval=ve.splat,
     ),
     OpSpec(
         "vector.step",
@@ -500,6 +547,7 @@ register(
         traits=P,
         format="attr-dict `:` type($result)",
         verify=vv.step,
+        eval=ve.step,
     ),
     OpSpec(
         "vector.store",
@@ -514,6 +562,7 @@ register(
         format="$valueToStore `,` $base `[` $indices `]` attr-dict `:` type($base) `,` "
         "type($valueToStore)",
         verify=vv.load_store("valueToStore"),
+        eval=ve.store,
     ),
     OpSpec(
         "vector.transfer_read",
@@ -532,6 +581,8 @@ register(
         complete=complete_transfer,
         implicit=implicit_transfer,
         verify=vv.transfer,
+        mask_type=vs.transfer_mask,
+        eval=ve.transfer_read,
     ),
     OpSpec(
         "vector.transfer_write",
@@ -551,6 +602,8 @@ register(
         complete=complete_transfer,
         implicit=implicit_transfer,
         verify=vv.transfer,
+        mask_type=vs.transfer_mask,
+        eval=ve.transfer_write,
     ),
     OpSpec(
         "vector.transpose",
@@ -560,7 +613,9 @@ register(
         attrs=(Attr("permutation", I64_LIST),),
         traits=P,
         format="$vector `,` $permutation attr-dict `:` type($vector) `to` type($result)",
+        infer=vs.transpose,
         verify=vv.transpose,
+        eval=ve.transpose,
     ),
     OpSpec(
         "vector.type_cast",
@@ -570,6 +625,7 @@ register(
         traits=P,
         format=_fmt_to("memref", "result"),
         verify=vv.type_cast,
+        eval=ve.type_cast,
     ),
     OpSpec(
         "vector.yield",
@@ -577,6 +633,7 @@ register(
         operands=(Operand("operands", ANY, VARIADIC),),
         traits=frozenset({PURE, TERMINATOR}),
         format="attr-dict ($operands^ `:` type($operands))?",
+        eval=forward,
     ),
 )
 

@@ -11,6 +11,7 @@ from typing import Any, Callable
 from frontend.affine import AffineMap
 from frontend.attributes import AffineMapAttr, EnumAttr
 from frontend.ir import Operation
+from frontend.ops import vector_shapes
 from frontend.ops.common import fail, ints, is_permutation
 from frontend.ops.spec import DYNAMIC_INDEX
 from frontend.types import (
@@ -208,23 +209,6 @@ def interleave(op: Operation) -> None:
     scal = a.scalable if a.rank else (False,)
     if r != VectorType(shape, a.element, scal):
         raise fail(op, f"expected result type {VectorType(shape, a.element, scal)}, found {r}")
-
-
-def infer_deinterleave(op: Operation) -> list[Type]:
-    src = op.operand("source").type
-    if src.rank == 0 or src.shape[-1] % 2:
-        raise ValueError("the trailing dimension of the source must be even and non-zero")
-    half = VectorType(src.shape[:-1] + (src.shape[-1] // 2,), src.element, src.scalable)
-    return [half, half]
-
-
-def infer_shuffle(op: Operation) -> list[Type]:
-    v1 = op.operands[0].type
-    mask = ints(op.attributes["mask"])
-    trailing = v1.shape[1:] if v1.rank else ()
-    return [VectorType((len(mask),) + tuple(trailing), v1.element)]
-
-
 def shuffle(op: Operation) -> None:
     v1, v2 = op.operands[0].type, op.operands[1].type
     if v1.rank != v2.rank or v1.element != v2.element or v1.shape[1:] != v2.shape[1:]:
@@ -349,15 +333,6 @@ def scan(op: Operation) -> None:
     want_shape = src.shape[:dim] + src.shape[dim + 1 :]
     if not isinstance(init, VectorType) or init.shape != want_shape:
         raise fail(op, f"incompatible input/initial value shapes")
-
-
-def infer_outerproduct(op: Operation) -> list[Type]:
-    lhs, rhs = op.operand("lhs").type, op.operand("rhs").type
-    if isinstance(rhs, VectorType):
-        return [VectorType((lhs.shape[0], rhs.shape[0]), lhs.element,
-                           (lhs.scalable[0], rhs.scalable[0]))]
-    return [lhs]
-
 
 def outerproduct(op: Operation) -> None:
     lhs, rhs, res = _t(op, "lhs"), _t(op, "rhs"), op.results[0].type
@@ -512,6 +487,8 @@ def transfer(op: Operation) -> None:
     if m.num_symbols:
         raise fail(op, "requires permutation_map without symbols")
     read = op.name == "vector.transfer_read"
+    if not read and m.is_projected_permutation(allow_zero=True) and not m.is_projected_permutation():
+        raise fail(op, "should not have broadcast dimensions")
     if not m.is_projected_permutation(allow_zero=read):
         raise fail(op, "requires a projected permutation_map (at most one dim or the zero "
                        "constant can appear in each result)")
@@ -529,14 +506,10 @@ def transfer(op: Operation) -> None:
         raise fail(op, "expects the in_bounds attr of same rank as permutation_map results")
     mask = _t(op, "mask")
     if mask is not None:
-        pos = [p for p in (m.result_positions() or ()) if p is not None]
-        # The mask has the vector's shape with broadcast dims dropped, in memory-dim order.
-        by_dim = sorted(zip(pos, [vec.shape[i] for i, p in
-                                  enumerate(m.result_positions() or ()) if p is not None]))
-        want = tuple(s for _, s in by_dim)
-        if mask.shape != want:
+        want = vector_shapes.transfer_mask(op)
+        if mask.shape != want.shape:
             raise fail(op, f"expects mask type consistent with permutation map: expected "
-                           f"vector<{'x'.join(map(str, want))}xi1>, found {mask}")
+                           f"{want}, found {mask}")
     if isinstance(shaped, TensorType) and not read and not op.results:
         raise fail(op, "a transfer_write to a tensor must return the new tensor")
     if isinstance(shaped, MemRefType) and not read and op.results:
@@ -563,6 +536,13 @@ def mask(op: Operation) -> None:
                            f"found '{inner.name}'")
         if [r.type for r in inner.results] != op.result_types:
             raise fail(op, "expects result type to match maskable operation result type")
+        expected = inner.spec.mask_type or vector_shapes.mask_like_result
+        try:
+            want = expected(inner)
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+            want = None  # the masked op is ill-typed: its own verifier says how
+        if want is not None and mask_t.shape != want.shape:
+            raise fail(op, f"expects a '{want}' mask for the maskable operation")
     pt = op.operand("passthru")
     if pt is not None and (len(op.results) != 1 or pt.type != op.results[0].type):
         raise fail(op, "expects passthru type to match result type")

@@ -1,0 +1,303 @@
+"""The reference interpreter: runs the IR op by op with the numpy semantics of the op table.
+
+It is the oracle every rewrite and every compiled program is compared with (DESIGN §7), so it
+walks the IR as written, without the e-graph. The semantics are not here: each op's
+``OpSpec.eval`` holds them (``frontend.ops.*``, kernels in ``frontend.semantics``). This module
+only moves values: each block is planned once into steps (the op's eval, its operands, how they
+group, where the results go), so running an op costs a few dict lookups and one call.
+
+Faults (out-of-bounds access, division by zero, calling a function without a body) raise
+``RuntimeFault`` at the op's ``FILE:LINE:COL``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+import numpy as np
+
+from frontend.attributes import DenseElementsAttr
+from frontend.errors import RuntimeFault
+from frontend.ir import Block, Module, Operation, Region, Value
+from frontend.ops.runtime import attr_value, elem, shape
+from frontend.ops.spec import OPTIONAL, SINGLE, TERMINATOR, VARIADIC
+from frontend.semantics import MemRef, SemanticsError, as_elem, dtype_of
+from frontend.types import FunctionType, MemRefType, TensorType, Type, VectorType
+
+__all__ = ["Interpreter", "RuntimeFault", "run_function"]
+
+# Python exceptions a running program can provoke in the kernels; anything else is a bug here.
+_FAULTS = (SemanticsError, ArithmeticError, IndexError, ValueError, RecursionError)
+MAX_CALL_DEPTH = 1000  # func.call nesting; deeper recursion is reported as a fault
+_PY_FRAMES = 40  # Python recursion limit per MLIR call level (regions nest inside calls)
+
+
+@dataclass(slots=True)
+class _Step:
+    """One op, planned: ``fn(interp, op, *grouped operands)`` and where its results go."""
+
+    op: Operation
+    fn: Callable[..., Any]
+    operands: tuple[Value, ...]
+    groups: tuple[tuple[str, int, int], ...] | None  # None: every operand is its own argument
+    results: tuple[Value, ...]
+    multi: bool  # eval returns a sequence (several or variadic results)
+    terminator: bool
+
+
+def _missing(ctx: Any, op: Operation, *operands: Any) -> Any:
+    raise SemanticsError(f"'{op.name}' has no semantics in the interpreter")
+
+
+def _plan_op(op: Operation) -> _Step:
+    spec = op.spec
+    if spec is None:
+        return _Step(op, _missing, tuple(op.operands), None, tuple(op.results), True, False)
+    groups = None
+    if any(o.kind != SINGLE for o in spec.operands):
+        sizes, start, acc = spec.segment_sizes(op), 0, []
+        for o, n in zip(spec.operands, sizes):
+            acc.append((o.kind, start, start + n))
+            start += n
+        groups = tuple(acc)
+    multi = len(spec.results) != 1 or spec.results[0].kind == VARIADIC
+    return _Step(
+        op,
+        spec.eval or _missing,
+        tuple(op.operands),
+        groups,
+        tuple(op.results),
+        multi,
+        spec.has(TERMINATOR),
+    )
+
+
+def _group(vals: list[Any], groups: tuple[tuple[str, int, int], ...]) -> list[Any]:
+    out: list[Any] = []
+    for kind, a, b in groups:
+        if kind == SINGLE:
+            out.append(vals[a])
+        elif kind == OPTIONAL:
+            out.append(vals[a] if b > a else None)
+        else:
+            out.append(vals[a:b])
+    return out
+
+
+class Interpreter:
+    """Runs the functions of one module. ``vscale`` sizes the scalable vectors; ``vector.print``
+    writes to ``out`` (default: sys.stdout). The module must not change while it is in use:
+    blocks are planned once and the plans are cached."""
+
+    def __init__(self, module: Module, vscale: int = 1, out: TextIO | None = None) -> None:
+        if vscale < 1:
+            raise ValueError(f"vscale must be >= 1, got {vscale}")
+        self.module = module
+        self.vscale = vscale
+        self.out: TextIO = out if out is not None else sys.stdout
+        self.mask: Any = None
+        self._env: dict[Value, Any] = {}
+        self._plans: dict[Block, list[_Step]] = {}
+        self._static: dict[Operation, Any] = {}
+        self._globals: dict[str, MemRef] = {}
+        self._funcs = module.functions()
+        self._depth = 0
+
+    # ------------------------------------------------------------------ Python API
+
+    def call(self, name: str, *args: Any) -> Any:
+        """Run function @name on numpy arguments: arrays for memrefs (written in place), arrays
+        for vectors, numbers for scalars. Returns None, the result, or a tuple of results
+        (vectors and memrefs as fresh arrays, scalars as numpy scalars)."""
+        func = self._funcs.get(name)
+        if func is None:
+            raise RuntimeFault(f"no function @{name} in the module")
+        ftype: FunctionType = func.attributes["function_type"].type
+        if len(args) != len(ftype.inputs):
+            raise TypeError(f"@{name} takes {len(ftype.inputs)} arguments, got {len(args)}")
+        values, writebacks = [], []
+        for i, (a, t) in enumerate(zip(args, ftype.inputs)):
+            v, wb = self._to_runtime(a, t, f"argument {i} of @{name}")
+            values.append(v)
+            if wb is not None:
+                writebacks.append(wb)
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, MAX_CALL_DEPTH * _PY_FRAMES))
+        try:
+            results = self.invoke(name, values)
+        except _FAULTS as e:  # a fault at the call itself (no body, too deep)
+            raise RuntimeFault(str(e), func.loc) from None
+        finally:
+            sys.setrecursionlimit(limit)
+            for wb in writebacks:
+                wb()
+        outs = [_from_runtime(r) for r in results]
+        return None if not outs else outs[0] if len(outs) == 1 else tuple(outs)
+
+    def _to_runtime(self, a: Any, t: Type, what: str) -> tuple[Any, Callable[[], None] | None]:
+        """A Python/numpy argument as a runtime value, and how to copy writes back if needed."""
+        if isinstance(t, MemRefType):
+            return self._memref_arg(a, t, what)
+        try:
+            e = elem(t)
+            if isinstance(t, VectorType):
+                v = np.asarray(as_elem(np.asarray(a), e))
+                if v.shape != shape(self, t):
+                    raise TypeError(f"{what}: shape {v.shape} does not fit {t}")
+                return v, None
+            if isinstance(t, TensorType):
+                return np.array(as_elem(np.asarray(a), e)), None
+            v = np.asarray(as_elem(np.asarray(a), e))
+            if v.ndim:
+                raise TypeError(f"{what}: expected a scalar of type {t}, got shape {v.shape}")
+            return v[()], None
+        except SemanticsError as err:
+            raise TypeError(f"{what}: {err}") from None
+
+    def _memref_arg(self, a: Any, t: MemRefType, what: str) -> tuple[Any, Any]:
+        if isinstance(a, MemRef):
+            return a, None
+        if not isinstance(a, np.ndarray):
+            raise TypeError(f"{what}: a memref argument must be a numpy array")
+        e, vs = elem(t), shape(self, t.element)
+        sizes = a.shape[: a.ndim - len(vs)] if a.ndim >= len(vs) else None
+        if (
+            sizes is None
+            or a.shape[len(sizes) :] != vs
+            or len(sizes) != t.rank
+            or any(s is not None and s != n for s, n in zip(t.shape, sizes))
+        ):
+            raise TypeError(f"{what}: array of shape {a.shape} does not fit {t}")
+        exact = e != "bf16"  # bf16 lives in float32 arrays but must be rounded first
+        if exact and a.dtype == dtype_of(e) and a.flags.c_contiguous and a.flags.writeable:
+            n = int(np.prod(sizes, dtype=np.int64)) if sizes else 1
+            strides = [int(np.prod(sizes[i + 1 :], dtype=np.int64)) for i in range(len(sizes))]
+            return MemRef(a.reshape((n,) + vs), 0, sizes, strides, e, vs), None
+        mem = MemRef.from_array(a, e, vs)  # a copy in the storage dtype, copied back after
+
+        def writeback() -> None:
+            if a.flags.writeable:
+                np.copyto(a, mem.to_array(), casting="unsafe")
+
+        return mem, writeback
+
+    # ------------------------------------------------------------------ EvalContext
+
+    def run_region(self, region: Region, args: Sequence[Any]) -> list[Any]:
+        """Run the region's entry block; the values its terminator passes on."""
+        if len(region.blocks) != 1:
+            raise SemanticsError(
+                "regions with several blocks (unstructured control flow) are not supported"
+            )
+        return self._run_block(region.blocks[0], args)
+
+    def invoke(self, name: str, args: Sequence[Any]) -> list[Any]:
+        """Call function @name with runtime values; a fresh frame of SSA values."""
+        func = self._funcs.get(name)
+        if func is None or not func.regions or not func.regions[0].blocks:
+            what = "unknown function" if func is None else "function without a body"
+            raise SemanticsError(f"call to {what} @{name}")
+        if self._depth >= MAX_CALL_DEPTH:
+            raise SemanticsError(f"calls nested deeper than {MAX_CALL_DEPTH} (runaway recursion?)")
+        saved, self._env = self._env, {}
+        self._depth += 1
+        try:
+            return self.run_region(func.regions[0], args)
+        finally:
+            self._env = saved
+            self._depth -= 1
+
+    def global_memref(self, name: str) -> MemRef:
+        """The buffer of memref.global @name, made from its initial value on first use."""
+        m = self._globals.get(name)
+        if m is None:
+            g = self.module.lookup_symbol(name)
+            if g is None or g.name != "memref.global":
+                raise SemanticsError(f"no memref.global @{name}")
+            t: MemRefType = g.attributes["type"].type
+            e, vs = elem(t), shape(self, t.element)
+            init = g.attributes.get("initial_value")
+            if isinstance(init, DenseElementsAttr):
+                m = MemRef.from_array(attr_value(init, init.type, self.vscale), e, vs)
+            else:
+                m = MemRef.alloc([int(s) for s in t.shape], e, vs)
+            self._globals[name] = m
+        return m
+
+    def static(self, op: Operation, build: Callable[[Operation], Any]) -> Any:
+        """``build(op)`` once per op, then the cached value."""
+        try:
+            return self._static[op]
+        except KeyError:
+            v = self._static[op] = build(op)
+            return v
+
+    # ------------------------------------------------------------------ the loop
+
+    def _plan(self, block: Block) -> list[_Step]:
+        steps = [_plan_op(op) for op in block.ops]
+        self._plans[block] = steps
+        return steps
+
+    def _run_block(self, block: Block, args: Sequence[Any]) -> list[Any]:
+        env = self._env
+        if len(args) != len(block.args):
+            raise SemanticsError(f"block takes {len(block.args)} arguments, got {len(args)}")
+        for a, v in zip(block.args, args):
+            env[a] = v
+        steps = self._plans.get(block) or self._plan(block)
+        for st in steps:
+            try:
+                vals = [env[v] for v in st.operands]
+                if st.groups is not None:
+                    vals = _group(vals, st.groups)
+                r = st.fn(self, st.op, *vals)
+            except RuntimeFault:
+                raise
+            except _FAULTS as e:
+                raise _fault(st.op, e) from None
+            except KeyError as e:
+                if isinstance(e.args[0], Value):
+                    raise _fault(st.op, SemanticsError("operand used before its definition"))
+                raise
+            if st.terminator:
+                return list(r) if r is not None else []
+            if not st.multi:
+                if st.results:
+                    env[st.results[0]] = r
+            elif st.results:
+                rs = list(r)
+                if len(rs) != len(st.results):
+                    raise _fault(
+                        st.op,
+                        SemanticsError(f"produced {len(rs)} values for {len(st.results)} results"),
+                    )
+                for v, x in zip(st.results, rs):
+                    env[v] = x
+        return []
+
+
+def _fault(op: Operation, e: BaseException) -> RuntimeFault:
+    msg = str(e) if isinstance(e, SemanticsError) else f"{type(e).__name__}: {e}"
+    if isinstance(e, RecursionError):
+        msg = "the program nests or recurses too deeply"
+    return RuntimeFault(f"'{op.name}' op runtime fault: {msg}", op.loc)
+
+
+def _from_runtime(v: Any) -> Any:
+    """Results for Python callers: memrefs and vectors as fresh writeable arrays."""
+    if isinstance(v, MemRef):
+        return v.to_array()
+    if isinstance(v, np.ndarray):
+        return np.array(v)
+    return v
+
+
+def run_function(
+    module: Module, name: str = "entry", vscale: int = 1, out: TextIO | None = None
+) -> Any:
+    """Run a function of `module` (no arguments) and return its results (see Interpreter.call)."""
+    return Interpreter(module, vscale=vscale, out=out).call(name)
