@@ -9,6 +9,7 @@ counterexample: the rule is unsound. A rule with no witness never fired: it is u
 
 from __future__ import annotations
 
+import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +39,31 @@ from eqsat.rulefile import Rule, RuleFile, phase_files, rules_dir
 from eqsat.saturate import Phase, saturate
 from eqsat.schema import schema_text
 
-WITNESS = "(datatype Pair (Witness String Term Term))\n"
+WITNESS = ("(datatype Pair (Witness String Term Term))\n"
+           "(datatype StatePair (WitnessState String State State))\n")
+
+
+def _state_constructors() -> frozenset[str]:
+    """Constructors that yield a memory/stdout ``State`` (writes, prints, write strategies)."""
+    from eqsat.schema import by_constructor
+    from eqsat.strategies import STRATEGIES
+
+    return frozenset({c.name for c in by_constructor().values() if c.sort == "State"}
+                     | {s.name for s in STRATEGIES.values() if s.sort == "State"}
+                     | {"StInit", "MemOut", "IOOut"})
+
+
+def _witness(head: str) -> str:
+    """The witness constructor for a union whose terms are built by ``head``."""
+    return "WitnessState" if head in _state_constructors() else "Witness"
+
+
+def _witness_unions(text: str, label: str) -> str:
+    """``(union x (Head ...))`` -> ``(Witness label x (Head ...))`` (``WitnessState`` when
+    Head yields a State)."""
+    text = re.sub(r"\(union ([\w$-]+) \(([^\s()]+)",
+                  lambda m: f"({_witness(m.group(2))} {label} {m.group(1)} ({m.group(2)}", text)
+    return text.replace("(union ", f"(Witness {label} ")
 NATIVE = {"f32": 4, "f64": 2, "i32": 4, "i64": 2, "f16": 8, "i8": 16, "i16": 8}
 FAST_MATH = re.compile(r"fast-math", re.IGNORECASE)
 
@@ -69,13 +94,15 @@ def witness_text(rf: RuleFile, only: str | None = None) -> str:
             if isinstance(cmd, bindings.BiRewriteCommand):
                 pairs = [(rw.lhs, rw.rhs, rule.keys[0]), (rw.rhs, rw.lhs, rule.keys[-1])]
             for lhs, rhs, key in pairs:
+                head = str(lhs).lstrip("(").split(" ")[0].rstrip(")")
                 out.append(
-                    f"(rule ((= __lhs {lhs}) {conds}) ((Witness {_q(rule.label)} __lhs {rhs}))"
+                    f"(rule ((= __lhs {lhs}) {conds}) (({_witness(head)} {_q(rule.label)} __lhs "
+                    f"{rhs}))"
                     f" :ruleset {cmd.name} :name {_q(key)})"
                 )
         elif isinstance(cmd, bindings.RuleCommand):
             text = str(cmd)
-            out.append(text.replace("(union ", f"(Witness {_q(rule.label)} "))
+            out.append(_witness_unions(text, _q(rule.label)))
         else:
             out.append(str(cmd))
     return "\n".join(out) + "\n"
@@ -199,8 +226,10 @@ def _run(files: list[RuleFile], only: str | None, modules: list[Module],
                         time_limit=10.0)])
     snap = Snapshot(eg)
     cost = vv_cost()
-    frozen = eg.raw.freeze().functions.get("Witness")
-    for row in frozen.rows if frozen is not None else []:
+    functions = eg.raw.freeze().functions
+    rows = [(sort, row) for name, sort in (("Witness", "Term"), ("WitnessState", "State"))
+            if (frozen := functions.get(name)) is not None for row in frozen.rows]
+    for sort, row in rows:
         label = snap.decode("String", row.inputs[0])
         label = by_key.get(label, label)
         result = results.get(label)
@@ -208,8 +237,8 @@ def _run(files: list[RuleFile], only: str | None, modules: list[Module],
             continue
         result.fired += 1
         try:
-            lhs = snap.extract(("Term", row.inputs[1]), cost).term
-            rhs = snap.extract(("Term", row.inputs[2]), cost).term
+            lhs = snap.extract((sort, row.inputs[1]), cost).term
+            rhs = snap.extract((sort, row.inputs[2]), cost).term
         except Exception as e:  # noqa: BLE001 - report, do not crash the check
             result.skipped.append(f"not extractable: {e}")
             continue
@@ -268,18 +297,27 @@ def _leaves(*terms: Term) -> tuple[dict[tuple, int], list[Type], bool]:
                 found[key] = len(types)
                 types.append(decode_type(t.args[2]))  # type: ignore[arg-type]
             continue
-        if t.op in ("StInit", "Barrier", "MemOut", "IOOut"):
+        if t.op in ("Barrier", "MemOut", "IOOut"):  # opaque effects; StInit is the input state
             effects = True
         stack.extend(t.children)
     return found, types, effects
 
 
-def _function(name: str, term: Term, leaves: dict[tuple, int], types: list[Type]) -> Operation:
+def _function(name: str, term: Term, leaves: dict[tuple, int], types: list[Type],
+              state: bool = False) -> Operation:
+    """A function of the leaves computing ``term``: its value, or for a ``State`` term the
+    effects up to that state (memory written through the memref arguments, prints)."""
     block = Block(list(types))
     dec = _LeafDecoder(block, leaves)
-    value = dec.value(term)
-    block.append(Operation("func.return", [value], [], {}))
-    ftype = FunctionType(tuple(types), (value.type,))
+    dec._collect_reads(term)  # reads are emitted before the writes that follow them
+    if state:
+        dec.state(term)
+        block.append(Operation("func.return", [], [], {}))
+        ftype = FunctionType(tuple(types), ())
+    else:
+        value = dec.value(term)
+        block.append(Operation("func.return", [value], [], {}))
+        ftype = FunctionType(tuple(types), (value.type,))
     return Operation("func.func", [], [], {"sym_name": StringAttr(name),
                                            "function_type": TypeAttr(ftype)}, [Region([block])])
 
@@ -291,22 +329,31 @@ def _compare(lhs: Term, rhs: Term, rng: np.random.Generator, trials: int,
 
     leaves, types, effects = _leaves(lhs, rhs)
     if effects:
-        return "skip: the rule rewrites effects (state tokens); checked by the program tests"
+        return "skip: the rule rewrites opaque effects (barriers); checked by the program tests"
+    state = lhs.op in _state_constructors()
     try:
-        module = Module([_function("lhs", lhs, leaves, types), _function("rhs", rhs, leaves, types)])
+        module = Module([_function("lhs", lhs, leaves, types, state),
+                         _function("rhs", rhs, leaves, types, state)])
     except Exception as e:  # noqa: BLE001
         return f"skip: not decodable ({type(e).__name__}: {e})"
     text = print_module(module)
     for _ in range(trials):
         args = [_random(t, rng) for t in types]
+        # Memrefs are written in place and prints go to `out`: both are part of the result.
+        outs = []
         try:
-            interp = Interpreter(module)
-            a = interp.call("lhs", *_copy(args))
-            b = interp.call("rhs", *_copy(args))
+            for side in ("lhs", "rhs"):
+                out, copied = io.StringIO(), _copy(args)
+                r = Interpreter(module, out=out).call(side, *copied)
+                outs.append((r, [x for x in copied if isinstance(x, np.ndarray)], out.getvalue()))
         except MLIRError as e:
             return f"skip: undefined on the random input ({str(e).splitlines()[0]})"
-        if not _same(a, b, fast_math):
+        (a, ma, pa), (b, mb, pb) = outs
+        if pa != pb or not all(_same(x, y, fast_math) for x, y in zip(ma, mb)) or (
+                a is not None and not _same(a, b, fast_math)):
             shown = ", ".join(_show(x) for x in args)
+            if a is None or _same(a, b, fast_math):  # the memory or the output differs
+                a, b = (ma, pa), (mb, pb)
             return (f"inputs ({shown}): lhs gives {_show(a)}, rhs gives {_show(b)}\n"
                     + "\n".join("    " + line for line in text.splitlines()))
     return None
@@ -327,7 +374,7 @@ def _random(t: Type, rng: np.random.Generator) -> Any:
     else:
         shape, elem = (), t
     if isinstance(elem, FloatType):
-        data = np.round(rng.normal(0, 3, shape) * 8) / 8
+        data = rng.normal(0, 3, shape)  # full precision: inexact rewrites must show
     elif elem == IntegerType(1):
         data = rng.integers(0, 2, shape).astype(bool)
     elif isinstance(elem, IndexType):
@@ -351,6 +398,10 @@ def _same(a: Any, b: Any, fast_math: bool) -> bool:
 
 
 def _show(x: Any) -> str:
+    if isinstance(x, str):
+        return repr(x)
+    if isinstance(x, (tuple, list)):
+        return "(" + ", ".join(_show(y) for y in x) + ")"
     return np.array2string(np.asarray(x), separator=",", threshold=16).replace("\n", "")
 
 

@@ -35,7 +35,7 @@ def table_cost(own: Mapping[str, float], default: float = 1.0, tile_slice: float
     def cost(op: str, literals: tuple[Literal, ...], children: tuple[float, ...]) -> float:
         if op == "Tiled":  # (Tiled t count tile kernel srcs): the kernel runs once per tile
             return children[0] + literals[0] * children[1] + sum(children[2:])
-        if op == "TileOf":  # slicing a tile out; its source is paid by the enclosing Tiled
+        if op in ("TileOf", "TileAt"):  # a slice; its source is paid by the enclosing Tiled
             return tile_slice
         base = free.get(op)
         if base is None:

@@ -91,11 +91,18 @@ def _tile_leaves(kernel: Term) -> list[Term]:
         if id(t) in seen:
             continue
         seen.add(id(t))
-        if t.op == "TileOf":
+        if t.op in ("TileOf", "TileAt"):
             out.append(t)
         else:
             stack.extend(t.children)
     return out
+
+
+def _is_read_strategy(op: str) -> bool:
+    from eqsat.strategies import STRATEGIES
+
+    s = STRATEGIES.get(op)
+    return s is not None and s.reads
 
 
 def term_list(t: Term) -> list[Term]:
@@ -144,7 +151,7 @@ class _BlockDecoder:
                 continue
             seen.add(id(t))
             c = by_constructor().get(t.op)
-            if c is not None and c.effect == READ_OP:
+            if (c is not None and c.effect == READ_OP) or _is_read_strategy(t.op):
                 self.reads.setdefault(id(t.args[-1]), []).append(t)
             stack.extend(t.children)
 
@@ -168,7 +175,7 @@ class _BlockDecoder:
             v = self.value(term_list(t.args[0])[t.args[1]])  # type: ignore[arg-type,index]
         elif t.op == "Tiled":
             v = self.tiled(t)
-        elif t.op == "TileOf":
+        elif t.op in ("TileOf", "TileAt"):
             v = self.tile_of(t)
         else:
             from eqsat.strategies import STRATEGIES
@@ -196,7 +203,7 @@ class _BlockDecoder:
         grid = [range(0, n, s) for n, s in zip(full.shape, tile)]  # type: ignore[arg-type]
         saved_offsets = getattr(self, "offsets", None)
         for leaf in _tile_leaves(kernel):  # the whole operands, emitted once, outside the tiles
-            self.value(leaf.args[1])
+            self.value(leaf.args[-1])
         for offsets in product(*grid):
             saved = self.values
             self.values = dict(saved)
@@ -211,13 +218,20 @@ class _BlockDecoder:
     def tile_of(self, t: Term) -> Value:
         from eqsat.strategies import Emit
 
-        tile, x = t.args
+        if t.op == "TileAt":  # offsets picked from the grid by dim, -1 meaning 0
+            tile, dims, x = t.args
+            offsets = [0 if d < 0 else self.offsets[d] for d in dims]  # type: ignore[union-attr]
+        else:
+            tile, x = t.args
+            offsets = list(self.offsets)
         whole = self.value(x)  # type: ignore[arg-type]
         wt: VectorType = whole.type  # type: ignore[assignment]
         sizes = list(tile)  # type: ignore[arg-type]
+        if tuple(sizes) == wt.shape:
+            return whole
         rt = VectorType(tuple(sizes), wt.element)
         return Emit(self).op("vector.extract_strided_slice", [whole], rt,
-                             offsets=list(self.offsets), sizes=sizes, strides=[1] * len(sizes))
+                             offsets=offsets, sizes=sizes, strides=[1] * len(sizes))
 
     def multi(self, t: Term) -> Operation:
         got = self.values.get(id(t))
@@ -234,6 +248,12 @@ class _BlockDecoder:
             return
         if t.op in ("MemOut", "IOOut"):
             self.multi(t.args[0])  # type: ignore[arg-type]
+            return
+        from eqsat.strategies import STRATEGIES
+
+        strategy = STRATEGIES.get(t.op)
+        if strategy is not None:  # a write strategy: its expander emits the writes
+            strategy.expand(self, t)
             return
         self.op(t)
 

@@ -147,7 +147,7 @@ class Encoder:
         for n, op in enumerate(ops if term is None else ops[:-1]):
             var = f"$b{b}_{n}"
             c = constructors().get(op.name)
-            if c is None:
+            if c is None or (c.sort == "State" and op.results):  # transfer_write to a tensor
                 self._barrier(enc, op, var, names, state)
                 continue
             groups = op.operand_groups()

@@ -70,7 +70,9 @@ def effect_class(spec: OpSpec) -> str:
     if spec.name in ("memref.alloc", "memref.alloca"):
         return ALLOC_OP
     if spec.has(WRITES):
-        return WRITE_OP if not spec.results else BARRIER_OP
+        # A write whose only result is optional (transfer_write: a tensor result, none on a
+        # memref) is a write; the encoder keeps the tensor form a barrier.
+        return WRITE_OP if all(r.kind == OPTIONAL for r in spec.results) else BARRIER_OP
     if spec.has(READS):
         return READ_OP
     if spec.has(PURE):
@@ -187,8 +189,8 @@ PRELUDE = """\
 ; The block's exit: the terminator's operands and the final states.
 (datatype Root (Exit TermList State State))
 
-; Rule helpers that never reach the output (infinite cost): rules reduce them away.
-(constructor ListAt (TermList i64) Term)    ; element #i of a list
+; Rule helper: element #i of a list (decodes to that element; rules reduce it away).
+(constructor ListAt (TermList i64) Term)
 
 ; ---- unrolling to native tiles, symbolically: one node stands for every tile ----------------
 ; The target (or --native) sets, for each vector type it would split, the tile shape (one
@@ -199,6 +201,9 @@ PRELUDE = """\
 ; one tile from (TileOf tile x) leaves, "the current tile of x", for the x listed in srcs.
 ; Cost: count x kernel + srcs (each source is computed once, whole).
 (constructor TileOf (IVec Term) Term)
+; (TileAt tile dims x): a tile of x whose offset in dim d comes from grid dim dims[d] (-1: 0).
+; A contraction tiled over its result grid reads whole rows of lhs and columns of rhs.
+(constructor TileAt (IVec IVec Term) Term)
 (constructor Tiled (Type i64 IVec Term TermList) Term)
 """
 
@@ -217,7 +222,7 @@ def schema_text() -> str:
     lines.append("; ---- lowering strategies: equal alternatives, expanded by eqsat.strategies ----")
     for s in STRATEGIES.values():
         lines.append(f"; {s.name}: {s.doc}")
-        lines.append(f"(constructor {s.name} ({' '.join(s.sorts)}) Term)")
+        lines.append(f"(constructor {s.name} ({' '.join(s.sorts)}) {s.sort})")
     lines.append("")
     lines.append(HELPERS)
     lines.append(typing_rules())
@@ -236,6 +241,8 @@ def typing_rules() -> str:
         ":name \"type-of-Tiled\")",
         "(rule ((= e (TileOf tile x)) (= (VT sh el) (type-of x))) ((set (type-of e) (VT tile el)))"
         " :ruleset typing :name \"type-of-TileOf\")",
+        "(rule ((= e (TileAt tile dims x)) (= (VT sh el) (type-of x))) "
+        "((set (type-of e) (VT tile el))) :ruleset typing :name \"type-of-TileAt\")",
     ]
     from eqsat.strategies import STRATEGIES
 

@@ -2,29 +2,57 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
-
-@dataclass(frozen=True, slots=True)
 class SourceLoc:
-    """A position in a named source text (1-based line and column)."""
+    """A position in a named source text: 1-based ``line`` and ``col`` and the text of that
+    line. Every op records one, so they are computed from the offset only when asked (when an
+    error is reported): counting lines for each op would make parsing quadratic."""
 
-    file: str
-    line: int
-    col: int
-    source_line: str = ""
+    __slots__ = ("file", "offset", "_text", "_resolved")
+
+    def __init__(self, file: str, text: str, offset: int) -> None:
+        self.file = file
+        self.offset = max(0, min(offset, len(text)))
+        self._text = text
+        self._resolved: tuple[int, int, str] | None = None
+
+    def _resolve(self) -> tuple[int, int, str]:
+        if self._resolved is None:
+            text, offset = self._text, self.offset
+            start = text.rfind("\n", 0, offset) + 1
+            end = text.find("\n", offset)
+            line_text = text[start : end if end >= 0 else len(text)]
+            self._resolved = (text.count("\n", 0, offset) + 1, offset - start + 1, line_text)
+        return self._resolved
+
+    @property
+    def line(self) -> int:
+        return self._resolve()[0]
+
+    @property
+    def col(self) -> int:
+        return self._resolve()[1]
+
+    @property
+    def source_line(self) -> str:
+        return self._resolve()[2]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SourceLoc) and (self.file, self.offset) == (other.file, other.offset)
+
+    def __hash__(self) -> int:
+        return hash((self.file, self.offset))
+
+    def __repr__(self) -> str:
+        return f"SourceLoc({self})"
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
 
 
 def locate(file: str, text: str, offset: int) -> SourceLoc:
-    """The line/column of a character offset; computed only when an error is reported."""
-    offset = max(0, min(offset, len(text)))
-    line = text.count("\n", 0, offset) + 1
-    start = text.rfind("\n", 0, offset) + 1
-    end = text.find("\n", offset)
-    return SourceLoc(file, line, offset - start + 1, text[start : end if end >= 0 else len(text)])
+    """The location of a character offset (line and column are worked out on demand)."""
+    return SourceLoc(file, text, offset)
 
 
 class MLIRError(Exception):

@@ -1,0 +1,218 @@
+"""Contraction lowering strategies (MLIR ``vector-contract-lowering=outerproduct|dot|
+matmulintrinsics|parallelarith``). Rules: ``rules/explore/contract.egg``.
+
+Every expansion computes what ``frontend.semantics.contract`` computes: lhs and rhs are first
+promoted to the accumulator's element type (``arith.extf``/``arith.extsi``), every product is
+rounded, and the products are folded into the accumulator with the kind, one reduction point
+at a time in row-major order of the reduction dims. Where MLIR's own lowering differs (its
+outerproduct lowering fuses float multiply-adds) the expansion follows the semantics; the one
+exception is ``ContractMatmul`` (see there).
+"""
+
+from __future__ import annotations
+
+from itertools import product as cartesian
+from typing import Any
+
+from eqsat.strategies import (
+    Emit,
+    _shape,
+    elem_of,
+    is_float,
+    ops_cost,
+    prod,
+    result_shape,
+    strategy,
+)
+from frontend.ir import Value
+from frontend.types import Type, VectorType
+
+CONTRACT = ("Type", "Term", "Term", "Term", "MapList", "IVec", "String")
+FLOAT_ELEMS = ("f16", "bf16", "f32", "f64", "f8", "f4", "tf32")
+
+
+class Contraction:
+    """A decoded contraction: operands (promoted), maps, iterator kinds and dim sizes."""
+
+    def __init__(self, dec: Any, t: Any) -> None:
+        from eqsat.decode import decode_type
+
+        ty, l, r, a, maps, its, kind = t.args[:7]
+        e = self.e = Emit(dec)
+        self.rt: Type = decode_type(ty)
+        self.elem = elem_of(self.rt)
+        self.lhs: Value = e.promote(dec.value(l), self.elem)
+        self.rhs: Value = e.promote(dec.value(r), self.elem)
+        self.acc: Value = dec.value(a)
+        self.ml, self.mr, self.ma = (tuple(m) for m in maps)  # type: ignore[union-attr]
+        self.its: tuple[int, ...] = tuple(its)  # type: ignore[arg-type]
+        self.kind: str = kind  # type: ignore[assignment]
+        self.sizes: dict[int, int] = {}
+        for m, v in ((self.ml, self.lhs), (self.mr, self.rhs), (self.ma, self.acc)):
+            for d, s in zip(m, _shape(v.type)):
+                self.sizes[d] = s
+        n = len(self.its)
+        self.red = [d for d in range(n) if self.its[d] == 1]
+        self.par = [d for d in range(n) if self.its[d] == 0]
+
+    def size(self, dims: list[int]) -> int:
+        return prod(self.sizes[d] for d in dims)
+
+    def shape(self, dims: list[int]) -> tuple[int, ...]:
+        return tuple(self.sizes[d] for d in dims)
+
+    def arrange(self, v: Value, vmap: tuple[int, ...], dims: list[int]) -> Value:
+        """``v`` (its axis j indexed by iteration dim vmap[j]) laid out over ``dims``, in that
+        order: transposed, and broadcast along the dims ``v`` does not index."""
+        assert set(vmap) <= set(dims), (vmap, dims)
+        present = [d for d in dims if d in vmap]
+        v = self.e.transpose(v, [vmap.index(d) for d in present])
+        if len(present) < len(dims):
+            v = self.e.reshape(v, [self.sizes[d] if d in vmap else 1 for d in dims])
+            v = self.e.broadcast(v, VectorType(self.shape(dims), self.elem))
+        return v
+
+    def restore(self, v: Value, dims: list[int]) -> Value:
+        """A value laid out over ``dims`` back in the accumulator's layout."""
+        v = self.e.reshape(v, self.shape(dims))
+        return self.e.transpose(v, [dims.index(d) for d in self.ma])
+
+
+# -- dot ---------------------------------------------------------------------------------------------
+def _dot_cost(lits: tuple[Any, ...]) -> float:
+    return ops_cost(3 * prod(result_shape(lits) or ()) + 4)
+
+
+@strategy("ContractDot", CONTRACT, cost=_dot_cost)
+def contract_dot(dec: Any, t: Any) -> Value:
+    """contract(lhs, rhs, acc)[p] == reduction<kind>(lhs_row(p) * rhs_row(p), acc[p]) for every
+    result element p, where the rows list the operands over the reduction dims in row-major
+    order (MLIR's ``dot``: arith.mul + vector.reduction per element, rebuilt with
+    from_elements)."""
+    c = Contraction(dec, t)
+    e = c.e
+    lp = [d for d in c.par if d in c.ml]
+    rp = [d for d in c.par if d in c.mr]
+    k = c.size(c.red)
+    lrows = e.reshape(c.arrange(c.lhs, c.ml, lp + c.red), (c.size(lp), k))
+    rrows = e.reshape(c.arrange(c.rhs, c.mr, rp + c.red), (c.size(rp), k))
+    rows: dict[tuple[str, int], Value] = {}
+    products: dict[tuple[int, int], Value] = {}
+
+    def row(which: str, m: Value, dims: list[int], point: dict[int, int]) -> tuple[int, Value]:
+        i = 0
+        for d in dims:
+            i = i * c.sizes[d] + point[d]
+        got = rows.get((which, i))
+        if got is None:
+            got = rows[(which, i)] = e.extract(m, [i])
+        return i, got
+
+    acc_shape = _shape(c.acc.type)
+    out = []
+    for idx in cartesian(*(range(n) for n in acc_shape)):
+        point = dict(zip(c.ma, idx))
+        i, lrow = row("l", lrows, lp, point)
+        j, rrow = row("r", rrows, rp, point)
+        p = products.get((i, j))
+        if p is None:
+            p = products[(i, j)] = e.mul(lrow, rrow)
+        out.append(e.reduction(c.kind, p, e.extract(c.acc, idx) if acc_shape else c.acc))
+    if not acc_shape:
+        return out[0]
+    flat = e.from_elements(out, VectorType((len(out),), c.elem))
+    return e.shape_cast(flat, c.rt)
+
+
+# -- outer products ------------------------------------------------------------------------------------
+def _outer_cost(lits: tuple[Any, ...]) -> float:
+    maps, its, kind, lhs_shape = lits[:4]
+    k = prod(s for s, d in zip(lhs_shape, maps[0]) if its[d] == 1)  # type: ignore[index]
+    t = lits[-1]
+    unfused = kind == "add" and isinstance(t, tuple) and str(t[-1]).startswith(FLOAT_ELEMS)
+    return ops_cost(k * (4 if unfused else 3) + 5)
+
+
+@strategy("ContractOuter", CONTRACT + ("IVec",), cost=_outer_cost)
+def contract_outer(dec: Any, t: Any) -> Value:
+    """contract(lhs, rhs, acc) == acc <kind> outer(lhs[k], rhs[k]) <kind> ... for k over the
+    reduction dims in row-major order, a chain of vector.outerproduct (AXPY when one operand
+    has no free dim), with lhs and rhs transposed so that k leads (MLIR's ``outerproduct``).
+    For float ``add`` the product is an outerproduct without accumulator followed by
+    arith.addf: the contraction rounds each product, a fused outerproduct would not. Needs no
+    batch dims and a free dim in lhs or rhs (the rules check; the last literal is the lhs
+    shape, for the cost)."""
+    c = Contraction(dec, t)
+    e = c.e
+    lf = [d for d in c.par if d in c.ml]
+    rf = [d for d in c.par if d in c.mr]
+    assert lf or rf, "outerproduct lowering needs a free dim"
+    assert not set(lf) & set(rf), "outerproduct lowering cannot have batch dims"
+    k = c.size(c.red)
+    a = e.reshape(c.arrange(c.lhs, c.ml, c.red + lf), (k, c.size(lf)) if lf else (k,))
+    b = e.reshape(c.arrange(c.rhs, c.mr, c.red + rf), (k, c.size(rf)) if rf else (k,))
+    free = [s for s in (c.size(lf) if lf else 0, c.size(rf) if rf else 0) if s]
+    acc = e.reshape(c.arrange(c.acc, c.ma, lf + rf), free)
+    fused = not (c.kind == "add" and is_float(c.elem))
+    for i in range(k):
+        x, y = e.extract(a, [i]), e.extract(b, [i])
+        if not lf:
+            x, y = y, x  # lhs is a scalar: AXPY on the rhs vector (products commute exactly)
+        if fused:
+            acc = e.op("vector.outerproduct", [x, y, acc], acc.type, kind=c.kind)
+        else:
+            p = e.op("vector.outerproduct", [x, y], acc.type, kind=c.kind)
+            acc = e.combine("add", acc, p)
+    return c.restore(acc, lf + rf)
+
+
+# -- LLVM matrix intrinsic ---------------------------------------------------------------------------
+@strategy("ContractMatmul", CONTRACT, cost=lambda lits: ops_cost(6))
+def contract_matmul(dec: Any, t: Any) -> Value:
+    """contract<add>(lhs : MxK, rhs : KxN, acc) == acc + shape_cast(matrix_multiply(
+    shape_cast(lhs), shape_cast(rhs), M, K, N)) for a 2-D matmul-shaped contraction (one
+    reduction dim, lhs and rhs each indexing it and one distinct parallel dim; transposes
+    bring them to MxK and KxN, row-major; MLIR's ``matmulintrinsics``). Exact on integers; on
+    floats the accumulator is added after the K products are summed (as MLIR does), not
+    before, so the last bit can differ from the contraction's order."""
+    c = Contraction(dec, t)
+    e = c.e
+    (k,) = c.red
+    (m,) = [d for d in c.ml if d != k]
+    (n,) = [d for d in c.mr if d != k]
+    mm, kk, nn = c.sizes[m], c.sizes[k], c.sizes[n]
+    a = e.reshape(c.arrange(c.lhs, c.ml, [m, k]), (mm * kk,))
+    b = e.reshape(c.arrange(c.rhs, c.mr, [k, n]), (kk * nn,))
+    prod_t = VectorType((mm * nn,), c.elem)
+    p = e.op("vector.matrix_multiply", [a, b], prod_t, lhs_rows=mm, lhs_columns=kk,
+             rhs_columns=nn)
+    return e.combine("add", c.acc, c.restore(p, [m, n]))
+
+
+# -- parallel arithmetic -----------------------------------------------------------------------------
+def _parallel_cost(lits: tuple[Any, ...]) -> float:
+    maps, its = lits[0], lits[1]
+    n = 3  # mul, multi_reduction, and a transpose or broadcast on average
+    for m in maps[:2]:  # type: ignore[index]
+        n += (list(m) != sorted(m)) + 2 * (len(m) < len(its))  # type: ignore[arg-type]
+    n += 2 * (list(maps[2]) != sorted(maps[2]))  # type: ignore[index]
+    return ops_cost(n)
+
+
+@strategy("ContractParallel", CONTRACT, cost=_parallel_cost)
+def contract_parallel(dec: Any, t: Any) -> Value:
+    """contract(lhs, rhs, acc) == multi_reduction<kind>(L * R, acc', reduction dims) where L
+    and R are lhs and rhs transposed and broadcast over the whole iteration space and acc' is
+    acc in iteration order (MLIR's ``parallelarith``: element-wise arithmetic, then a
+    multi-dim reduction); with no reduction dim, acc <kind> L * R."""
+    c = Contraction(dec, t)
+    e = c.e
+    dims = list(range(len(c.its)))
+    products = e.mul(c.arrange(c.lhs, c.ml, dims), c.arrange(c.rhs, c.mr, dims))
+    vector_acc = isinstance(c.acc.type, VectorType)
+    acc = c.arrange(c.acc, c.ma, c.par) if vector_acc else c.acc
+    if not c.red:
+        return c.restore(e.combine(c.kind, acc, products), c.par)
+    rt = VectorType(c.shape(c.par), c.elem) if vector_acc else c.elem
+    red = e.op("vector.multi_reduction", [products, acc], rt, kind=c.kind, reduction_dims=c.red)
+    return c.restore(red, c.par) if vector_acc else red
