@@ -105,6 +105,22 @@ def _is_read_strategy(op: str) -> bool:
     return s is not None and s.reads
 
 
+def clone_region(region: Region, mapping: dict[int, Value]) -> Region:
+    """A copy of ``region`` whose uses of outside values go through ``mapping``."""
+    new = Region()
+    for blk in region.blocks:
+        nb = new.append(Block([a.type for a in blk.args], blk.label))
+        mapping.update({id(a): na for a, na in zip(blk.args, nb.args)})
+    for blk, nb in zip(region.blocks, new.blocks):
+        for op in blk.ops:
+            copy = Operation(op.name, [mapping[id(v)] for v in op.operands], op.result_types,
+                             dict(op.attributes), [clone_region(r, mapping) for r in op.regions],
+                             op.loc)
+            mapping.update({id(r): nr for r, nr in zip(op.results, copy.results)})
+            nb.append(copy)
+    return new
+
+
 def term_list(t: Term) -> list[Term]:
     out: list[Term] = []
     while t.op == "TCons":
@@ -312,7 +328,13 @@ class _BlockDecoder:
         captured = self.enc.barrier_captures[bid]  # type: ignore[index]
         inner_outer = {id(v): nv for v, nv in zip(captured, values[n:])}
         op = Operation(old.name, values[:n], old.result_types, dict(old.attributes), [], old.loc)
-        for region_encs, old_region in zip(self.enc.nested[bid], old.regions):  # type: ignore
+        nested = self.enc.nested[bid]  # type: ignore[index]
+        if nested is None:  # a frozen region: the same ops, reading the new inputs
+            for old_region in old.regions:
+                op.regions.append(clone_region(old_region, dict(inner_outer)))
+                op.regions[-1].parent = op
+            return self.emit(op)
+        for region_encs, old_region in zip(nested, old.regions):
             region = Region()
             for benc, old_block in zip(region_encs, old_region.blocks):
                 nb = region.append(Block([a.type for a in old_block.args], old_block.label))

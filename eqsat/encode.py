@@ -88,7 +88,18 @@ class EncodedBlock:
     captures: list[Value] = field(default_factory=list)  # values from outside, by Outer index
     barriers: dict[int, Operation] = field(default_factory=dict)
     barrier_captures: dict[int, list[Value]] = field(default_factory=dict)
-    nested: dict[int, list[list[EncodedBlock]]] = field(default_factory=dict)  # barrier -> regions
+    # barrier -> its regions' encoded blocks (None: a frozen region, cloned as it is)
+    nested: dict[int, list[list[EncodedBlock]] | None] = field(default_factory=dict)
+
+
+# Regions whose body must stay one op: a vector.mask masks exactly one maskable op, so its
+# body is not rewritten (a lowering strategy would turn that op into several).
+FROZEN_REGIONS = frozenset({"vector.mask"})
+
+
+def _nested_ops(op: Operation) -> list[Operation]:
+    return [o for region in op.regions for blk in region.blocks for top in blk.ops
+            for o in top.walk()]
 
 
 class _Names:
@@ -181,16 +192,22 @@ class Encoder:
         inputs, so that decoding emits them first; its region blocks get roots of their own."""
         bid = self.next_barrier
         self.next_barrier += 1
-        regions = [[self.encode_block(blk) for blk in region.blocks] for region in op.regions]
-        captured: list[Value] = []
-        inner = {id(v) for region in op.regions for blk in region.blocks
-                 for o in blk.ops for v in o.results}
+        inner = {id(v) for o in _nested_ops(op) for v in o.results}
         inner |= {id(a) for region in op.regions for blk in region.blocks for a in blk.args}
-        for encoded in regions:
-            for e in encoded:
-                for v in e.captures:
+        captured: list[Value] = []
+        if op.name in FROZEN_REGIONS:  # kept verbatim: their captures are what the body uses
+            regions = None
+            for o in _nested_ops(op):
+                for v in o.operands:
                     if id(v) not in inner and all(v is not c for c in captured):
                         captured.append(v)
+        else:
+            regions = [[self.encode_block(blk) for blk in region.blocks] for region in op.regions]
+            for encoded in regions:
+                for e in encoded:
+                    for v in e.captures:
+                        if id(v) not in inner and all(v is not c for c in captured):
+                            captured.append(v)
         enc.barriers[bid] = op
         enc.barrier_captures[bid] = captured
         enc.nested[bid] = regions
