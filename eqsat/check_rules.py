@@ -17,6 +17,14 @@ from typing import Any
 
 import numpy as np
 
+from eqsat.decode import Decoder, _BlockDecoder, decode_type
+from eqsat.egraph import EGraph
+from eqsat.encode import Encoder
+from eqsat.extract import Snapshot, Term
+from eqsat.optimize import PHASES, native_tile_facts
+from eqsat.rulefile import Rule, RuleFile, phase_files, rules_dir
+from eqsat.saturate import Phase, saturate
+from eqsat.schema import schema_text
 from frontend import MLIRError, parse_file
 from frontend.attributes import StringAttr, TypeAttr
 from frontend.ir import Block, Module, Operation, Region
@@ -30,17 +38,11 @@ from frontend.types import (
     Type,
     VectorType,
 )
-from eqsat.decode import Decoder, _BlockDecoder, decode_type
-from eqsat.egraph import EGraph
-from eqsat.encode import Encoder
-from eqsat.extract import Snapshot, Term
-from eqsat.optimize import PHASES, native_tile_facts
-from eqsat.rulefile import Rule, RuleFile, phase_files, rules_dir
-from eqsat.saturate import Phase, saturate
-from eqsat.schema import schema_text
 
-WITNESS = ("(datatype Pair (Witness String Term Term))\n"
-           "(datatype StatePair (WitnessState String State State))\n")
+WITNESS = (
+    "(datatype Pair (Witness String Term Term))\n"
+    "(datatype StatePair (WitnessState String State State))\n"
+)
 
 
 def _state_constructors() -> frozenset[str]:
@@ -48,9 +50,11 @@ def _state_constructors() -> frozenset[str]:
     from eqsat.schema import by_constructor
     from eqsat.strategies import STRATEGIES
 
-    return frozenset({c.name for c in by_constructor().values() if c.sort == "State"}
-                     | {s.name for s in STRATEGIES.values() if s.sort == "State"}
-                     | {"StInit", "MemOut", "IOOut"})
+    return frozenset(
+        {c.name for c in by_constructor().values() if c.sort == "State"}
+        | {s.name for s in STRATEGIES.values() if s.sort == "State"}
+        | {"StInit", "MemOut", "IOOut"}
+    )
 
 
 def _witness(head: str) -> str:
@@ -61,9 +65,14 @@ def _witness(head: str) -> str:
 def _witness_unions(text: str, label: str) -> str:
     """``(union x (Head ...))`` -> ``(Witness label x (Head ...))`` (``WitnessState`` when
     Head yields a State)."""
-    text = re.sub(r"\(union ([\w$-]+) \(([^\s()]+)",
-                  lambda m: f"({_witness(m.group(2))} {label} {m.group(1)} ({m.group(2)}", text)
+    text = re.sub(
+        r"\(union ([\w$-]+) \(([^\s()]+)",
+        lambda m: f"({_witness(m.group(2))} {label} {m.group(1)} ({m.group(2)}",
+        text,
+    )
     return text.replace("(union ", f"(Witness {label} ")
+
+
 NATIVE = {"f32": 4, "f64": 2, "i32": 4, "i64": 2, "f16": 8, "i8": 16, "i16": 8}
 FAST_MATH = re.compile(r"fast-math", re.IGNORECASE)
 
@@ -82,8 +91,9 @@ def witness_text(rf: RuleFile, only: str | None = None) -> str:
     rules = iter(rf.rules)
     out: list[str] = []
     for cmd in commands:
-        is_rule = isinstance(cmd, (bindings.RewriteCommand, bindings.BiRewriteCommand,
-                                   bindings.RuleCommand))
+        is_rule = isinstance(
+            cmd, (bindings.RewriteCommand, bindings.BiRewriteCommand, bindings.RuleCommand)
+        )
         rule = next(rules) if is_rule else None
         if rule is not None and only is not None and rule.label != only:
             out.append(_original(cmd, rule))
@@ -144,17 +154,26 @@ class CheckReport:
         return [r for r in self.results.values() if not r.fired]
 
     def ok(self, require_all_fired: bool = True) -> bool:
-        return not self.errors and not self.unsound() and (
-            not require_all_fired or not self.unfired()
+        return (
+            not self.errors and not self.unsound() and (not require_all_fired or not self.unfired())
         )
 
     def format(self) -> str:
-        lines = [f"checked {len(self.results)} rules on {len(self.programs)} programs "
-                 f"in {self.seconds:.1f} s"]
+        lines = [
+            f"checked {len(self.results)} rules on {len(self.programs)} programs "
+            f"in {self.seconds:.1f} s"
+        ]
         lines.append(f"  {'rule':<40} {'fired':>6} {'checked':>8}  verdict")
         for label, r in sorted(self.results.items()):
-            verdict = ("UNSOUND" if r.failures else "untested (never fired)" if not r.fired
-                       else "ok" if r.checked else "fired, not evaluable")
+            verdict = (
+                "UNSOUND"
+                if r.failures
+                else "untested (never fired)"
+                if not r.fired
+                else "ok"
+                if r.checked
+                else "fired, not evaluable"
+            )
             lines.append(f"  {label:<40} {r.fired:>6} {r.checked:>8}  {verdict}")
         for r in self.unsound():
             lines.append(f"\nUNSOUND {r.rule.label} ({r.rule.law}):")
@@ -181,9 +200,11 @@ def check_rules(
     import time
 
     start = time.perf_counter()
-    files = rule_files if rule_files is not None else [
-        rf for phase in PHASES for rf in phase_files(phase)
-    ]
+    files = (
+        rule_files
+        if rule_files is not None
+        else [rf for phase in PHASES for rf in phase_files(phase)]
+    )
     results = {r.label: RuleResult(r) for rf in files for r in rf.rules}
     by_key = {k: r.label for rf in files for r in rf.rules for k in r.keys}
     report = CheckReport(results, [str(p) for p in corpus])
@@ -204,9 +225,15 @@ def check_rules(
     return report
 
 
-def _run(files: list[RuleFile], only: str | None, modules: list[Module],
-         results: dict[str, RuleResult], by_key: dict[str, str], rng: np.random.Generator,
-         trials: int) -> None:
+def _run(
+    files: list[RuleFile],
+    only: str | None,
+    modules: list[Module],
+    results: dict[str, RuleResult],
+    by_key: dict[str, str],
+    rng: np.random.Generator,
+    trials: int,
+) -> None:
     from eqsat.cost import vv_cost
 
     eg = EGraph()
@@ -222,13 +249,16 @@ def _run(files: list[RuleFile], only: str | None, modules: list[Module],
     for m in modules:
         eg.run(native_tile_facts(m, NATIVE), "<native>")
     rulesets = ("typing",) + tuple(rs for rf in files for rs in rf.rulesets)
-    saturate(eg, [Phase("check", rulesets, max_iterations=10, node_limit=40_000,
-                        time_limit=10.0)])
+    saturate(eg, [Phase("check", rulesets, max_iterations=10, node_limit=40_000, time_limit=10.0)])
     snap = Snapshot(eg)
     cost = vv_cost()
     functions = eg.raw.freeze().functions
-    rows = [(sort, row) for name, sort in (("Witness", "Term"), ("WitnessState", "State"))
-            if (frozen := functions.get(name)) is not None for row in frozen.rows]
+    rows = [
+        (sort, row)
+        for name, sort in (("Witness", "Term"), ("WitnessState", "State"))
+        if (frozen := functions.get(name)) is not None
+        for row in frozen.rows
+    ]
     for sort, row in rows:
         label = snap.decode("String", row.inputs[0])
         label = by_key.get(label, label)
@@ -303,8 +333,9 @@ def _leaves(*terms: Term) -> tuple[dict[tuple, int], list[Type], bool]:
     return found, types, effects
 
 
-def _function(name: str, term: Term, leaves: dict[tuple, int], types: list[Type],
-              state: bool = False) -> Operation:
+def _function(
+    name: str, term: Term, leaves: dict[tuple, int], types: list[Type], state: bool = False
+) -> Operation:
     """A function of the leaves computing ``term``: its value, or for a ``State`` term the
     effects up to that state (memory written through the memref arguments, prints)."""
     block = Block(list(types))
@@ -318,12 +349,18 @@ def _function(name: str, term: Term, leaves: dict[tuple, int], types: list[Type]
         value = dec.value(term)
         block.append(Operation("func.return", [value], [], {}))
         ftype = FunctionType(tuple(types), (value.type,))
-    return Operation("func.func", [], [], {"sym_name": StringAttr(name),
-                                           "function_type": TypeAttr(ftype)}, [Region([block])])
+    return Operation(
+        "func.func",
+        [],
+        [],
+        {"sym_name": StringAttr(name), "function_type": TypeAttr(ftype)},
+        [Region([block])],
+    )
 
 
-def _compare(lhs: Term, rhs: Term, rng: np.random.Generator, trials: int,
-             fast_math: bool) -> str | None:
+def _compare(
+    lhs: Term, rhs: Term, rng: np.random.Generator, trials: int, fast_math: bool
+) -> str | None:
     """None if both sides agree on every trial; a message otherwise ("skip: ..." if unsure)."""
     from eqsat.interpret import Interpreter
 
@@ -332,8 +369,12 @@ def _compare(lhs: Term, rhs: Term, rng: np.random.Generator, trials: int,
         return "skip: the rule rewrites opaque effects (barriers); checked by the program tests"
     state = lhs.op in _state_constructors()
     try:
-        module = Module([_function("lhs", lhs, leaves, types, state),
-                         _function("rhs", rhs, leaves, types, state)])
+        module = Module(
+            [
+                _function("lhs", lhs, leaves, types, state),
+                _function("rhs", rhs, leaves, types, state),
+            ]
+        )
     except Exception as e:  # noqa: BLE001
         return f"skip: not decodable ({type(e).__name__}: {e})"
     text = print_module(module)
@@ -349,13 +390,17 @@ def _compare(lhs: Term, rhs: Term, rng: np.random.Generator, trials: int,
         except MLIRError as e:
             return f"skip: undefined on the random input ({str(e).splitlines()[0]})"
         (a, ma, pa), (b, mb, pb) = outs
-        if pa != pb or not all(_same(x, y, fast_math) for x, y in zip(ma, mb)) or (
-                a is not None and not _same(a, b, fast_math)):
+        if (
+            pa != pb
+            or not all(_same(x, y, fast_math) for x, y in zip(ma, mb))
+            or (a is not None and not _same(a, b, fast_math))
+        ):
             shown = ", ".join(_show(x) for x in args)
             if a is None or _same(a, b, fast_math):  # the memory or the output differs
                 a, b = (ma, pa), (mb, pb)
-            return (f"inputs ({shown}): lhs gives {_show(a)}, rhs gives {_show(b)}\n"
-                    + "\n".join("    " + line for line in text.splitlines()))
+            return f"inputs ({shown}): lhs gives {_show(a)}, rhs gives {_show(b)}\n" + "\n".join(
+                "    " + line for line in text.splitlines()
+            )
     return None
 
 
@@ -365,7 +410,6 @@ def _copy(args: list[Any]) -> list[Any]:
 
 def _random(t: Type, rng: np.random.Generator) -> Any:
     from frontend.semantics import dtype_of
-
     from frontend.types import elem_code
 
     if isinstance(t, (VectorType, MemRefType)):

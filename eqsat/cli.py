@@ -42,8 +42,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"eqsat: error: {name} has no function @{args.entry}", file=sys.stderr)
         return 1
     if func.attributes["function_type"].type.inputs:
-        print(f"eqsat: error: @{args.entry} takes arguments; `run` needs a function without "
-              "arguments", file=sys.stderr)
+        print(
+            f"eqsat: error: @{args.entry} takes arguments; `run` needs a function without "
+            "arguments",
+            file=sys.stderr,
+        )
         return 1
     try:
         Interpreter(module, vscale=args.vscale, out=sys.stdout).call(args.entry)
@@ -72,10 +75,18 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("run", help="run a function without arguments and print its output")
     r.add_argument("file", help="MLIR file, or - for stdin")
     r.add_argument("--entry", default="entry", help="function to run (default: entry)")
-    r.add_argument("--target", default="interp", choices=["interp"],
-                   help="where to run it (interp: the numpy reference interpreter)")
-    r.add_argument("--vscale", type=_positive, default=1,
-                   help="runtime vscale of scalable vectors (default: 1)")
+    r.add_argument(
+        "--target",
+        default="interp",
+        choices=["interp"],
+        help="where to run it (interp: the numpy reference interpreter)",
+    )
+    r.add_argument(
+        "--vscale",
+        type=_positive,
+        default=1,
+        help="runtime vscale of scalable vectors (default: 1)",
+    )
     r.set_defaults(run=cmd_run)
     from eqsat.commands import add_commands
 

@@ -44,9 +44,13 @@ def cmd_opt(args: argparse.Namespace) -> int:
     text, name = _read(args.file)
     module = parse(text, name)
     budget = Budget(iterations=args.max_iterations, nodes=args.max_nodes, seconds=args.max_seconds)
-    result = optimize_module(module, budget=budget, cost=_costs(args),  # type: ignore[arg-type]
-                             extra_rule_paths=tuple(args.rules or ()),
-                             native=_native(args.native))
+    result = optimize_module(
+        module,
+        budget=budget,
+        cost=_costs(args),  # type: ignore[arg-type]
+        extra_rule_paths=tuple(args.rules or ()),
+        native=_native(args.native),
+    )
     sys.stdout.write(print_module(result.module, generic=args.generic))
     if args.stats:
         print(result.stats(), file=sys.stderr)
@@ -71,17 +75,35 @@ def cmd_check_rules(args: argparse.Namespace) -> int:
 def add_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("opt", help="optimize an MLIR file by equality saturation")
     p.add_argument("file", help="MLIR file, or - for stdin")
-    p.add_argument("--emit", choices=["vv"], default="vv",
-                   help="level of the output: vv = virtual vector ops (the default)")
-    p.add_argument("--stats", action="store_true",
-                   help="print per-phase iterations, e-nodes, time, stop reason and rule matches")
-    p.add_argument("--rules", action="append", metavar="FILE",
-                   help="an extra rule file (.egg) to run after the built-in phases")
+    p.add_argument(
+        "--emit",
+        choices=["vv"],
+        default="vv",
+        help="level of the output: vv = virtual vector ops (the default)",
+    )
+    p.add_argument(
+        "--stats",
+        action="store_true",
+        help="print per-phase iterations, e-nodes, time, stop reason and rule matches",
+    )
+    p.add_argument(
+        "--rules",
+        action="append",
+        metavar="FILE",
+        help="an extra rule file (.egg) to run after the built-in phases",
+    )
     p.add_argument("--costs", metavar="TOML", help="cost table: [ops] Constructor = cost")
-    p.add_argument("--cost", action="append", metavar="NAME=COST",
-                   help="override one constructor's cost, e.g. Transpose=100")
-    p.add_argument("--native", metavar="ELEM=LANES,...",
-                   help="native vector width per element type, enables unrolling (f32=8)")
+    p.add_argument(
+        "--cost",
+        action="append",
+        metavar="NAME=COST",
+        help="override one constructor's cost, e.g. Transpose=100",
+    )
+    p.add_argument(
+        "--native",
+        metavar="ELEM=LANES,...",
+        help="native vector width per element type, enables unrolling (f32=8)",
+    )
     p.add_argument("--max-iterations", type=int, default=30, help="per phase (default 30)")
     p.add_argument("--max-nodes", type=int, default=100_000, help="per phase (default 100000)")
     p.add_argument("--max-seconds", type=float, default=5.0, help="per phase (default 5)")
@@ -91,11 +113,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("schema", help="print the e-graph schema rule files are written against")
     p.set_defaults(run=cmd_schema)
 
-    p = sub.add_parser("check-rules",
-                       help="validate every rule on a corpus with the reference interpreter")
+    p = sub.add_parser(
+        "check-rules", help="validate every rule on a corpus with the reference interpreter"
+    )
     p.add_argument("corpus", nargs="*", help="MLIR files (default: the bundled rule corpus)")
     p.add_argument("--trials", type=int, default=3, help="random inputs per union (default 3)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--allow-unfired", action="store_true",
-                   help="do not fail when a rule never fired")
+    p.add_argument(
+        "--allow-unfired", action="store_true", help="do not fail when a rule never fired"
+    )
     p.set_defaults(run=cmd_check_rules)

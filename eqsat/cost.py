@@ -18,14 +18,28 @@ from eqsat.extract import Literal
 type CostModel = Callable[[str, tuple[Literal, ...], tuple[float, ...]], float]
 
 INFINITE: frozenset[str] = frozenset()  # rule helpers with no MLIR form
-FREE = frozenset({
-    "ListAt",  # selects an existing operand: no op of its own
-    "VT", "TT", "PMap", "TNil", "TCons", "Arg", "Outer", "StInit", "Res", "MemOut", "IOOut",
-    "Exit",
-})
+FREE = frozenset(
+    {
+        "ListAt",  # selects an existing operand: no op of its own
+        "VT",
+        "TT",
+        "PMap",
+        "TNil",
+        "TCons",
+        "Arg",
+        "Outer",
+        "StInit",
+        "Res",
+        "MemOut",
+        "IOOut",
+        "Exit",
+    }
+)
 
 
-def table_cost(own: Mapping[str, float], default: float = 1.0, tile_slice: float = 0.0) -> CostModel:
+def table_cost(
+    own: Mapping[str, float], default: float = 1.0, tile_slice: float = 0.0
+) -> CostModel:
     """Cost = own[op] (``default`` for unlisted constructors) + the children's costs.
 
     Two nodes are priced specially: ``Tiled`` multiplies its kernel by its tile count, and

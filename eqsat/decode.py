@@ -11,6 +11,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from eqsat.encode import EncodedBlock
+from eqsat.extract import Term
+from eqsat.schema import READ_OP, Arg, Constructor, by_constructor
 from frontend.affine import AffineMap
 from frontend.attributes import (
     AffineMapAttr,
@@ -28,9 +31,6 @@ from frontend.ops import lookup
 from frontend.ops.spec import OpSpec, segments_attr
 from frontend.parse_attrs import AttrParser
 from frontend.types import IntegerType, Type, VectorType, i64
-from eqsat.encode import EncodedBlock
-from eqsat.extract import Term
-from eqsat.schema import READ_OP, Arg, Constructor, by_constructor
 
 
 class DecodeError(Exception):
@@ -113,9 +113,14 @@ def clone_region(region: Region, mapping: dict[int, Value]) -> Region:
         mapping.update({id(a): na for a, na in zip(blk.args, nb.args)})
     for blk, nb in zip(region.blocks, new.blocks):
         for op in blk.ops:
-            copy = Operation(op.name, [mapping[id(v)] for v in op.operands], op.result_types,
-                             dict(op.attributes), [clone_region(r, mapping) for r in op.regions],
-                             op.loc)
+            copy = Operation(
+                op.name,
+                [mapping[id(v)] for v in op.operands],
+                op.result_types,
+                dict(op.attributes),
+                [clone_region(r, mapping) for r in op.regions],
+                op.loc,
+            )
             mapping.update({id(r): nr for r, nr in zip(op.results, copy.results)})
             nb.append(copy)
     return new
@@ -140,8 +145,9 @@ class Decoder:
 
 
 class _BlockDecoder:
-    def __init__(self, dec: Decoder, enc: EncodedBlock, out: Block,
-                 outer: dict[int, Value]) -> None:
+    def __init__(
+        self, dec: Decoder, enc: EncodedBlock, out: Block, outer: dict[int, Value]
+    ) -> None:
         self.dec, self.enc, self.out, self.outer = dec, enc, out, outer
         self.values: dict[int, Any] = {}  # id(term) -> Value | Operation (multi) | None (state)
         self.reads: dict[int, list[Term]] = {}  # id(state term) -> reads of that state
@@ -226,8 +232,13 @@ class _BlockDecoder:
             self.offsets = offsets
             piece = self.value(kernel)  # type: ignore[arg-type]
             self.values = saved
-            acc = e.op("vector.insert_strided_slice", [piece, acc], full,
-                       offsets=list(offsets), strides=[1] * len(offsets))
+            acc = e.op(
+                "vector.insert_strided_slice",
+                [piece, acc],
+                full,
+                offsets=list(offsets),
+                strides=[1] * len(offsets),
+            )
         self.offsets = saved_offsets
         return acc
 
@@ -246,8 +257,14 @@ class _BlockDecoder:
         if tuple(sizes) == wt.shape:
             return whole
         rt = VectorType(tuple(sizes), wt.element)
-        return Emit(self).op("vector.extract_strided_slice", [whole], rt,
-                             offsets=offsets, sizes=sizes, strides=[1] * len(sizes))
+        return Emit(self).op(
+            "vector.extract_strided_slice",
+            [whole],
+            rt,
+            offsets=offsets,
+            sizes=sizes,
+            strides=[1] * len(sizes),
+        )
 
     def multi(self, t: Term) -> Operation:
         got = self.values.get(id(t))
@@ -302,9 +319,14 @@ class _BlockDecoder:
             if arg.role == "type":
                 result_types = [decode_type(a)]  # type: ignore[arg-type]
             elif arg.role == "operand":
-                vals = [self.value(a)] if arg.kind == "single" else [
-                    self.value(x) for x in term_list(a)  # type: ignore[arg-type]
-                ]
+                vals = (
+                    [self.value(a)]
+                    if arg.kind == "single"
+                    else [
+                        self.value(x)
+                        for x in term_list(a)  # type: ignore[arg-type]
+                    ]
+                )
                 operands.extend(vals)
                 sizes.append(len(vals))
             elif arg.role == "attr":

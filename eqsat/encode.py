@@ -10,6 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from eqsat.schema import (
+    PRINT_OP,
+    WRITE_OP,
+    Arg,
+    constructors,
+)
 from frontend.affine import AffineMap
 from frontend.attributes import (
     AffineMapAttr,
@@ -17,18 +23,9 @@ from frontend.attributes import (
     Attribute,
     DenseArrayAttr,
     EnumAttr,
-    IntegerAttr,
 )
 from frontend.ir import Block, Operation, Value
 from frontend.types import Type, VectorType
-from eqsat.schema import (
-    ALLOC_OP,
-    PRINT_OP,
-    READ_OP,
-    WRITE_OP,
-    Arg,
-    constructors,
-)
 
 
 def egg_string(s: str) -> str:
@@ -64,10 +61,12 @@ def encode_attr(arg: Arg, attr: Attribute | None) -> str:
         if isinstance(attr, DenseArrayAttr):
             return ivec([int(v) for v in attr.values])
         assert isinstance(attr, ArrayAttr)
-        return ivec([
-            (1 if v.value == "reduction" else 0) if isinstance(v, EnumAttr) else int(v.value)
-            for v in attr.values  # type: ignore[attr-defined]
-        ])
+        return ivec(
+            [
+                (1 if v.value == "reduction" else 0) if isinstance(v, EnumAttr) else int(v.value)
+                for v in attr.values  # type: ignore[attr-defined]
+            ]
+        )
     if arg.sort == "Map":
         assert isinstance(attr, AffineMapAttr)
         return f"(PMap {attr.map.num_dims} {ivec(map_positions(attr.map))})"
@@ -98,8 +97,9 @@ FROZEN_REGIONS = frozenset({"vector.mask"})
 
 
 def _nested_ops(op: Operation) -> list[Operation]:
-    return [o for region in op.regions for blk in region.blocks for top in blk.ops
-            for o in top.walk()]
+    return [
+        o for region in op.regions for blk in region.blocks for top in blk.ops for o in top.walk()
+    ]
 
 
 class _Names:
@@ -153,8 +153,11 @@ class Encoder:
         state = {"mem": f'(StInit {b} "mem")', "io": f'(StInit {b} "io")'}
         ops = block.ops
         last = ops[-1] if ops else None
-        term = last if last is not None and last.spec is not None and last.spec.has("terminator") \
+        term = (
+            last
+            if last is not None and last.spec is not None and last.spec.has("terminator")
             else None
+        )
         for n, op in enumerate(ops if term is None else ops[:-1]):
             var = f"$b{b}_{n}"
             c = constructors().get(op.name)
@@ -186,8 +189,9 @@ class Encoder:
         )
         return enc
 
-    def _barrier(self, enc: EncodedBlock, op: Operation, var: str, names: _Names,
-                 state: dict[str, str]) -> None:
+    def _barrier(
+        self, enc: EncodedBlock, op: Operation, var: str, names: _Names, state: dict[str, str]
+    ) -> None:
         """An op we do not rewrite: its operands and the values its regions capture are its
         inputs, so that decoding emits them first; its region blocks get roots of their own."""
         bid = self.next_barrier

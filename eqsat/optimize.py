@@ -11,8 +11,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from frontend.ir import Block, Module, Operation, Region
-from frontend.verifier import verify_module
 from eqsat.cost import CostModel, vv_cost
 from eqsat.decode import Decoder
 from eqsat.egraph import EGraph
@@ -21,6 +19,8 @@ from eqsat.extract import Snapshot
 from eqsat.rulefile import RuleFile, load, phase_files
 from eqsat.saturate import Phase, SaturationReport, saturate
 from eqsat.schema import schema_text
+from frontend.ir import Block, Module, Operation, Region
+from frontend.verifier import verify_module
 
 PHASES = ("canonicalize", "explore")
 
@@ -50,10 +50,14 @@ class OptimizeResult:
         for rf in self.rule_files:
             labels.update(rf.labels())
         # The typing analysis runs in every phase; its rows would drown the rules' own.
-        lines = [line for line in self.report.format(labels).splitlines()
-                 if not line.lstrip().startswith("type-of-")]
+        lines = [
+            line
+            for line in self.report.format(labels).splitlines()
+            if not line.lstrip().startswith("type-of-")
+        ]
         lines.append(
-            "timing: " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in self.seconds.items())
+            "timing: "
+            + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in self.seconds.items())
             + f"; extracted cost {self.cost:g}"
         )
         return "\n".join(lines)
@@ -62,9 +66,8 @@ class OptimizeResult:
 def native_tile_facts(module: Module, native: dict[str, int]) -> str:
     """``NativeTile``/``TileCount`` for every vector type of the program that one hardware
     vector of ``native[elem]`` lanes divides: the tile is (1, ..., 1, lanes)."""
-    from frontend.types import VectorType
-
     from eqsat.encode import encode_type, ivec
+    from frontend.types import VectorType
 
     facts = []
     seen = set()
@@ -155,7 +158,10 @@ def optimize_module(
     verify_module(out)
     t4 = time.perf_counter()
     return OptimizeResult(
-        out, report, files,
+        out,
+        report,
+        files,
         {"encode": t1 - t0, "saturate": t2 - t1, "extract": t3 - t2, "decode": t4 - t3},
-        total, eg,
+        total,
+        eg,
     )

@@ -57,7 +57,12 @@ def attr_sort(kind: AttrKind) -> str:
 
 # Effect classes: what state a constructor consumes and what sort it yields.
 PURE_OP, READ_OP, WRITE_OP, PRINT_OP, ALLOC_OP, BARRIER_OP = (
-    "pure", "read", "write", "print", "alloc", "barrier",
+    "pure",
+    "read",
+    "write",
+    "print",
+    "alloc",
+    "barrier",
 )
 
 
@@ -129,8 +134,9 @@ def _constructor(spec: OpSpec) -> Constructor | None:
     for a in spec.attrs:
         sort = attr_sort(a.kind)
         optional = a.optional and a.default is None
-        args.append(Arg("attr", a.name, "String" if optional else sort,
-                        OPTIONAL if optional else SINGLE))
+        args.append(
+            Arg("attr", a.name, "String" if optional else sort, OPTIONAL if optional else SINGLE)
+        )
     if effect in (READ_OP, WRITE_OP):
         args.append(Arg("state", "mem", "State"))
     if effect == PRINT_OP:
@@ -138,8 +144,9 @@ def _constructor(spec: OpSpec) -> Constructor | None:
     sort = "State" if effect in (WRITE_OP, PRINT_OP) else ("Multi" if multi else "Term")
     if nres == 0 and effect == PURE_OP:
         return None
-    return Constructor(constructor_name(spec.name), spec.name, effect, tuple(args), sort,
-                       spec.summary)
+    return Constructor(
+        constructor_name(spec.name), spec.name, effect, tuple(args), sort, spec.summary
+    )
 
 
 @cache
@@ -213,13 +220,18 @@ def schema_text() -> str:
     """The whole schema: prelude, one constructor per op, strategy macros, helpers."""
     from eqsat.strategies import STRATEGIES
 
-    lines = [PRELUDE, "; ---- ops, generated from the op table (frontend/ops) -------------------------"]
+    lines = [
+        PRELUDE,
+        "; ---- ops, generated from the op table (frontend/ops) -------------------------",
+    ]
     for c in constructors().values():
         arg_doc = " ".join(f"{a.name}:{a.sort}" for a in c.args)
         lines.append(f"; {c.op}: {c.summary or c.op}  [{c.effect}]  {arg_doc}")
         lines.append(f"(constructor {c.name} ({' '.join(a.sort for a in c.args)}) {c.sort})")
     lines.append("")
-    lines.append("; ---- lowering strategies: equal alternatives, expanded by eqsat.strategies ----")
+    lines.append(
+        "; ---- lowering strategies: equal alternatives, expanded by eqsat.strategies ----"
+    )
     for s in STRATEGIES.values():
         lines.append(f"; {s.name}: {s.doc}")
         lines.append(f"(constructor {s.name} ({' '.join(s.sorts)}) {s.sort})")
@@ -234,25 +246,30 @@ def typing_rules() -> str:
     out = [
         "; ---- typing: (type-of x) is the type of any Term ----------------------------------------",
         "(ruleset typing)",
-        "(rule ((= e (Arg b i t))) ((set (type-of e) t)) :ruleset typing :name \"type-of-Arg\")",
-        "(rule ((= e (Outer b k t))) ((set (type-of e) t)) :ruleset typing :name \"type-of-Outer\")",
-        "(rule ((= e (Res m i t))) ((set (type-of e) t)) :ruleset typing :name \"type-of-Res\")",
+        '(rule ((= e (Arg b i t))) ((set (type-of e) t)) :ruleset typing :name "type-of-Arg")',
+        '(rule ((= e (Outer b k t))) ((set (type-of e) t)) :ruleset typing :name "type-of-Outer")',
+        '(rule ((= e (Res m i t))) ((set (type-of e) t)) :ruleset typing :name "type-of-Res")',
         "(rule ((= e (Tiled t n tile k s))) ((set (type-of e) t)) :ruleset typing "
-        ":name \"type-of-Tiled\")",
+        ':name "type-of-Tiled")',
         "(rule ((= e (TileOf tile x)) (= (VT sh el) (type-of x))) ((set (type-of e) (VT tile el)))"
-        " :ruleset typing :name \"type-of-TileOf\")",
+        ' :ruleset typing :name "type-of-TileOf")',
         "(rule ((= e (TileAt tile dims x)) (= (VT sh el) (type-of x))) "
-        "((set (type-of e) (VT tile el))) :ruleset typing :name \"type-of-TileAt\")",
+        '((set (type-of e) (VT tile el))) :ruleset typing :name "type-of-TileAt")',
     ]
     from eqsat.strategies import STRATEGIES
 
-    typed = [(c.name, len(c.args)) for c in constructors().values() if c.args and
-             c.args[0].role == "type" and c.sort == "Term"]
+    typed = [
+        (c.name, len(c.args))
+        for c in constructors().values()
+        if c.args and c.args[0].role == "type" and c.sort == "Term"
+    ]
     typed += [(s.name, len(s.sorts)) for s in STRATEGIES.values() if s.sorts[:1] == ("Type",)]
     for name, n in typed:
         rest = " ".join(f"a{i}" for i in range(1, n))
-        out.append(f"(rule ((= e ({name} t {rest}))) ((set (type-of e) t)) :ruleset typing "
-                   f":name \"type-of-{name}\")")
+        out.append(
+            f"(rule ((= e ({name} t {rest}))) ((set (type-of e) t)) :ruleset typing "
+            f':name "type-of-{name}")'
+        )
     return "\n".join(out) + "\n"
 
 

@@ -53,8 +53,12 @@ class Strategy:
 STRATEGIES: dict[str, Strategy] = {}
 
 
-def strategy(name: str, sorts: tuple[str, ...], cost: Callable[[tuple[Literal, ...]], float]
-             | None = None, sort: str = "Term"):
+def strategy(
+    name: str,
+    sorts: tuple[str, ...],
+    cost: Callable[[tuple[Literal, ...]], float] | None = None,
+    sort: str = "Term",
+):
     """Register the decorated expander as strategy ``name``; its docstring is the law."""
 
     def register(fn: Callable[[Any, Any], Value]) -> Callable[[Any, Any], Value]:
@@ -67,12 +71,22 @@ def strategy(name: str, sorts: tuple[str, ...], cost: Callable[[tuple[Literal, .
 
 # -- helpers for expanders -------------------------------------------------------------------------
 FLOAT_KIND_OPS = {
-    "add": "arith.addf", "mul": "arith.mulf", "minnumf": "arith.minnumf",
-    "maxnumf": "arith.maxnumf", "minimumf": "arith.minimumf", "maximumf": "arith.maximumf",
+    "add": "arith.addf",
+    "mul": "arith.mulf",
+    "minnumf": "arith.minnumf",
+    "maxnumf": "arith.maxnumf",
+    "minimumf": "arith.minimumf",
+    "maximumf": "arith.maximumf",
 }
 INT_KIND_OPS = {
-    "add": "arith.addi", "mul": "arith.muli", "minsi": "arith.minsi", "minui": "arith.minui",
-    "maxsi": "arith.maxsi", "maxui": "arith.maxui", "and": "arith.andi", "or": "arith.ori",
+    "add": "arith.addi",
+    "mul": "arith.muli",
+    "minsi": "arith.minsi",
+    "minui": "arith.minui",
+    "maxsi": "arith.maxsi",
+    "maxui": "arith.maxui",
+    "and": "arith.andi",
+    "or": "arith.ori",
     "xor": "arith.xori",
 }
 
@@ -97,8 +111,14 @@ class Emit:
             dec._strategy_consts = {}
         self.consts: dict[Any, Value] = dec._strategy_consts
 
-    def op(self, name: str, operands: list[Value], result: Type | None,
-           segments: list[int] | None = None, **attrs: Any) -> Value:
+    def op(
+        self,
+        name: str,
+        operands: list[Value],
+        result: Type | None,
+        segments: list[int] | None = None,
+        **attrs: Any,
+    ) -> Value:
         from frontend.ops import lookup
         from frontend.ops.spec import segments_attr
 
@@ -135,8 +155,12 @@ class Emit:
         return self.op("vector.extract", [v], rt, static_position=DenseArrayAttr("i64", tuple(pos)))
 
     def insert(self, src: Value, dest: Value, pos: list[int] | tuple[int, ...]) -> Value:
-        return self.op("vector.insert", [src, dest], dest.type,
-                       static_position=DenseArrayAttr("i64", tuple(pos)))
+        return self.op(
+            "vector.insert",
+            [src, dest],
+            dest.type,
+            static_position=DenseArrayAttr("i64", tuple(pos)),
+        )
 
     def shape_cast(self, v: Value, t: Type) -> Value:
         return v if v.type == t else self.op("vector.shape_cast", [v], t)
@@ -171,8 +195,9 @@ class Emit:
         return self.combine("mul", a, b)
 
     def reduction(self, kind: str, v: Value, acc: Value | None = None) -> Value:
-        return self.op("vector.reduction", [v] + ([acc] if acc is not None else []),
-                       elem_of(v.type), kind=kind)
+        return self.op(
+            "vector.reduction", [v] + ([acc] if acc is not None else []), elem_of(v.type), kind=kind
+        )
 
     def promote(self, v: Value, elem: Type) -> Value:
         """``v`` converted to element type ``elem`` as contractions promote their operands to
@@ -199,8 +224,9 @@ class Emit:
         key = ("index", i)
         got = self.consts.get(key)
         if got is None:
-            got = self.consts[key] = self.op("arith.constant", [], IndexType(),
-                                             value=IntegerAttr(i, IndexType()))
+            got = self.consts[key] = self.op(
+                "arith.constant", [], IndexType(), value=IntegerAttr(i, IndexType())
+            )
         return got
 
     def zeros(self, t: Type) -> Value:
@@ -213,8 +239,9 @@ class Emit:
             return got
         elem = t.element if isinstance(t, VectorType) else t
         zero = 0.0 if isinstance(elem, FloatType) else (False if str(elem) == "i1" else 0)
-        got = self.consts[key] = self.op("arith.constant", [], t,
-                                         value=DenseElementsAttr(t, (zero,)))
+        got = self.consts[key] = self.op(
+            "arith.constant", [], t, value=DenseElementsAttr(t, (zero,))
+        )
         return got
 
 
@@ -292,7 +319,7 @@ def transpose_shuffle(dec: Any, t: Any) -> Value:
 
 
 # The strategy families, one module each; importing them registers their strategies.
-from eqsat import (  # noqa: F401
+from eqsat import (  # noqa: E402,F401
     strategies_contract,
     strategies_reduction,
     strategies_shape,

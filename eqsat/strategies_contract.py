@@ -184,8 +184,7 @@ def contract_matmul(dec: Any, t: Any) -> Value:
     a = e.reshape(c.arrange(c.lhs, c.ml, [m, k]), (mm * kk,))
     b = e.reshape(c.arrange(c.rhs, c.mr, [k, n]), (kk * nn,))
     prod_t = VectorType((mm * nn,), c.elem)
-    p = e.op("vector.matrix_multiply", [a, b], prod_t, lhs_rows=mm, lhs_columns=kk,
-             rhs_columns=nn)
+    p = e.op("vector.matrix_multiply", [a, b], prod_t, lhs_rows=mm, lhs_columns=kk, rhs_columns=nn)
     return e.combine("add", c.acc, c.restore(p, [m, n]))
 
 

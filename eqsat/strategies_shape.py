@@ -38,8 +38,10 @@ def broadcast_unrolled(dec: Any, t: Any) -> Value:
     rows: dict[tuple[int, ...], Value] = {}
     acc = e.zeros(rt)
     for lead in cartesian(*(range(s) for s in shape[:-1])):
-        key = tuple(lead[n - k + i] if st.shape[i] == shape[n - k + i] else 0  # type: ignore
-                    for i in range(k - 1))
+        key = tuple(
+            lead[n - k + i] if st.shape[i] == shape[n - k + i] else 0  # type: ignore
+            for i in range(k - 1)
+        )
         row = rows.get(key)
         if row is None:
             row = rows[key] = e.broadcast(e.extract(src, key) if k else src, row_t)
@@ -81,8 +83,11 @@ def shape_cast_unrolled(dec: Any, t: Any) -> Value:
     return acc
 
 
-@strategy("ExtractStridedSliceShuffle", ("Type", "Term", "IVec", "IVec", "IVec"),
-          cost=lambda lits: ops_cost(1))
+@strategy(
+    "ExtractStridedSliceShuffle",
+    ("Type", "Term", "IVec", "IVec", "IVec"),
+    cost=lambda lits: ops_cost(1),
+)
 def extract_strided_slice_shuffle(dec: Any, t: Any) -> Value:
     """extract_strided_slice(x : N, [o], [n], [s]) == shuffle(x, x, [o, o + s, ...,
     o + (n - 1) s]) for a 1-D x (MLIR's 1-D strided-slice lowering)."""
@@ -93,8 +98,11 @@ def extract_strided_slice_shuffle(dec: Any, t: Any) -> Value:
     return e.shuffle(src, src, [o + i * s for i in range(n)])
 
 
-@strategy("InsertStridedSliceShuffle", ("Type", "Term", "Term", "IVec", "IVec"),
-          cost=lambda lits: ops_cost(1))
+@strategy(
+    "InsertStridedSliceShuffle",
+    ("Type", "Term", "Term", "IVec", "IVec"),
+    cost=lambda lits: ops_cost(1),
+)
 def insert_strided_slice_shuffle(dec: Any, t: Any) -> Value:
     """insert_strided_slice(x : n, d : N, [o], [1]) == shuffle(d, x, m) with m[i] = N + i - o
     for o <= i < o + n, else i, for 1-D x and d (MLIR's 1-D strided-slice lowering)."""

@@ -74,7 +74,9 @@ class Transfer:
         assert self.pad is not None
         return self.e.broadcast(self.pad, VectorType((self.lanes,), self.rt.element))
 
-    def row_indices(self, lead: tuple[int, ...], cache: dict[tuple[int, int], Value]) -> list[Value]:
+    def row_indices(
+        self, lead: tuple[int, ...], cache: dict[tuple[int, int], Value]
+    ) -> list[Value]:
         """The indices of the 1-D transfer of row ``lead``: each leading vector dim moves the
         memref dim it maps to (broadcast dims move nothing)."""
         idx = list(self.indices)
@@ -84,8 +86,9 @@ class Transfer:
                 continue
             got = cache.get((j, i))
             if got is None:
-                got = cache[(j, i)] = self.e.op("arith.addi", [self.indices[j], self.e.index(i)],
-                                                IndexType())
+                got = cache[(j, i)] = self.e.op(
+                    "arith.addi", [self.indices[j], self.e.index(i)], IndexType()
+                )
             idx[j] = got
         return idx
 
@@ -135,8 +138,9 @@ def transfer_read_gather(dec: Any, t: Any) -> Value:
     return e.op("vector.gather", [x.src] + x.indices + [step, mask, x.padding()], x.rt)
 
 
-@strategy("TransferReadSplit", READ,
-          cost=lambda lits: ops_cost(_split_rows(result_shape(lits) or (1,))))
+@strategy(
+    "TransferReadSplit", READ, cost=lambda lits: ops_cost(_split_rows(result_shape(lits) or (1,)))
+)
 def transfer_read_split(dec: Any, t: Any) -> Value:
     """transfer_read(m[idx], pad) : vector<AxBx..xN> (leading dims in bounds, no mask) ==
     insert(transfer_read(m[idx + i placed by the map], pad) : vector<N>, acc, i) for every
@@ -149,8 +153,13 @@ def transfer_read_split(dec: Any, t: Any) -> Value:
     acc = e.zeros(x.rt)
     for lead in cartesian(*(range(s) for s in x.rt.shape[:-1])):
         idx = x.row_indices(lead, cache)
-        row = e.op("vector.transfer_read", [x.src] + idx + [x.pad], row_t,  # type: ignore
-                   segments=[1, len(idx), 1, 0], **attrs)
+        row = e.op(
+            "vector.transfer_read",
+            [x.src] + idx + [x.pad],
+            row_t,  # type: ignore
+            segments=[1, len(idx), 1, 0],
+            **attrs,
+        )
         acc = e.insert(row, acc, lead)
     return acc
 
@@ -164,8 +173,9 @@ def transfer_write_plain(dec: Any, t: Any) -> None:
     x.e.op("vector.store", [x.value, x.src] + x.indices, None)  # type: ignore[list-item]
 
 
-@strategy("TransferWriteMasked", WRITE, cost=lambda lits: ops_cost(5 if 0 in lits[0] else 1),
-          sort="State")
+@strategy(
+    "TransferWriteMasked", WRITE, cost=lambda lits: ops_cost(5 if 0 in lits[0] else 1), sort="State"
+)
 def transfer_write_masked(dec: Any, t: Any) -> None:
     """transfer_write(v : vector<N>, m[idx], mask?) with a minor-identity map ==
     maskedstore(m[idx], create_mask(dim(m, last) - idx_last) and mask, v): lanes past the end
@@ -175,8 +185,12 @@ def transfer_write_masked(dec: Any, t: Any) -> None:
     x.e.op("vector.maskedstore", [x.src] + x.indices + [mask, x.value], None)  # type: ignore
 
 
-@strategy("TransferWriteScatter", WRITE, cost=lambda lits: ops_cost(6 if 0 in lits[0] else 3),
-          sort="State")
+@strategy(
+    "TransferWriteScatter",
+    WRITE,
+    cost=lambda lits: ops_cost(6 if 0 in lits[0] else 3),
+    sort="State",
+)
 def transfer_write_scatter(dec: Any, t: Any) -> None:
     """transfer_write(v : vector<N>, m[idx], mask?) with a minor-identity map ==
     scatter(m[idx][step N], bound mask and mask, v)."""
@@ -187,8 +201,12 @@ def transfer_write_scatter(dec: Any, t: Any) -> None:
     e.op("vector.scatter", [x.src] + x.indices + [step, mask, x.value], None)  # type: ignore
 
 
-@strategy("TransferWriteSplit", WRITE[:-1] + ("IVec", "State"),
-          cost=lambda lits: ops_cost(_split_rows(tuple(lits[1]))), sort="State")  # type: ignore
+@strategy(
+    "TransferWriteSplit",
+    WRITE[:-1] + ("IVec", "State"),
+    cost=lambda lits: ops_cost(_split_rows(tuple(lits[1]))),
+    sort="State",
+)  # type: ignore
 def transfer_write_split(dec: Any, t: Any) -> None:
     """transfer_write(v : vector<AxBx..xN>, m[idx]) (leading dims in bounds, no mask) ==
     transfer_write(v[i] : vector<N>, m[idx + i placed by the map]) for every leading index i,
@@ -200,5 +218,6 @@ def transfer_write_split(dec: Any, t: Any) -> None:
     for lead in cartesian(*(range(s) for s in x.rt.shape[:-1])):
         idx = x.row_indices(lead, cache)
         row = e.extract(x.value, lead)  # type: ignore[arg-type]
-        e.op("vector.transfer_write", [row, x.src] + idx, None, segments=[1, 1, len(idx), 0],
-             **attrs)
+        e.op(
+            "vector.transfer_write", [row, x.src] + idx, None, segments=[1, 1, len(idx), 0], **attrs
+        )

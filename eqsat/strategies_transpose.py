@@ -82,10 +82,17 @@ def transpose_shuffle16(dec: Any, t: Any) -> Value:
     acc = e.zeros(rt)
     for bi in range(0, rows, BLOCK):
         for bj in range(0, cols, BLOCK):
-            block = e.op("vector.extract_strided_slice", [src], block_t, offsets=[bi, bj],
-                         sizes=[BLOCK, BLOCK], strides=[1, 1])
+            block = e.op(
+                "vector.extract_strided_slice",
+                [src],
+                block_t,
+                offsets=[bi, bj],
+                sizes=[BLOCK, BLOCK],
+                strides=[1, 1],
+            )
             flat = e.shape_cast(block, flat_t)
             moved = e.shape_cast(e.shuffle(flat, flat, mask), block_t)
-            acc = e.op("vector.insert_strided_slice", [moved, acc], rt, offsets=[bj, bi],
-                       strides=[1, 1])
+            acc = e.op(
+                "vector.insert_strided_slice", [moved, acc], rt, offsets=[bj, bi], strides=[1, 1]
+            )
     return acc

@@ -26,8 +26,10 @@ HEADER = """#matmul = {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_
                            affine_map<(i, j, k) -> (i, j)>],
            iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
 """
-SIG = ("%m: memref<?x?xf32>, %x: vector<4x8xf32>, %y: vector<8x4xf32>, %v: vector<8xf32>, "
-       "%i: index, %s: f32")
+SIG = (
+    "%m: memref<?x?xf32>, %x: vector<4x8xf32>, %y: vector<8x4xf32>, %v: vector<8xf32>, "
+    "%i: index, %s: f32"
+)
 
 
 def _function(rng: random.Random, k: int, body_ops: int) -> list[str]:
@@ -59,31 +61,50 @@ def _function(rng: random.Random, k: int, body_ops: int) -> list[str]:
             t = emit(f"vector.transpose {x}, [1, 0] : vector<4x8xf32> to vector<8x4xf32>")
             mats.append(emit(f"vector.transpose {t}, [1, 0] : vector<8x4xf32> to vector<4x8xf32>"))
         elif choice == 7:
-            vecs.append(emit(f"vector.extract {x}[{rng.randrange(4)}] : vector<8xf32> from "
-                             "vector<4x8xf32>"))
+            vecs.append(
+                emit(f"vector.extract {x}[{rng.randrange(4)}] : vector<8xf32> from vector<4x8xf32>")
+            )
         elif choice == 8:
-            mats.append(emit(f"vector.insert {a}, {x} [{rng.randrange(4)}] : vector<8xf32> into "
-                             "vector<4x8xf32>"))
+            mats.append(
+                emit(
+                    f"vector.insert {a}, {x} [{rng.randrange(4)}] : vector<8xf32> into "
+                    "vector<4x8xf32>"
+                )
+            )
         elif choice == 9:
             f = emit(f"vector.shape_cast {x} : vector<4x8xf32> to vector<32xf32>")
-            vecs.append(emit(f"vector.extract_strided_slice {f} {{offsets = [8], sizes = [8], "
-                             "strides = [1]} : vector<32xf32> to vector<8xf32>"))
+            vecs.append(
+                emit(
+                    f"vector.extract_strided_slice {f} {{offsets = [8], sizes = [8], "
+                    "strides = [1]} : vector<32xf32> to vector<8xf32>"
+                )
+            )
         elif choice == 10:
             c = emit("arith.constant dense<0.0> : vector<4x4xf32>")
-            emit(f"vector.contract #matmul {x}, %y, {c} : vector<4x8xf32>, vector<8x4xf32> "
-                 "into vector<4x4xf32>")
+            emit(
+                f"vector.contract #matmul {x}, %y, {c} : vector<4x8xf32>, vector<8x4xf32> "
+                "into vector<4x4xf32>"
+            )
         elif choice == 11:
             r = emit(f"vector.reduction <add>, {a} : vector<8xf32> into f32")
             vecs.append(emit(f"vector.broadcast {r} : f32 to vector<8xf32>"))
         elif choice == 12:
-            vecs.append(emit(f"vector.transfer_read %m[%i, {c0}], {pad} {{in_bounds = [true]}} : "
-                             "memref<?x?xf32>, vector<8xf32>"))
+            vecs.append(
+                emit(
+                    f"vector.transfer_read %m[%i, {c0}], {pad} {{in_bounds = [true]}} : "
+                    "memref<?x?xf32>, vector<8xf32>"
+                )
+            )
         elif choice == 13:
             lines.append(f"  vector.store {a}, %m[%i, {c0}] : memref<?x?xf32>, vector<8xf32>")
             n += 1
         elif choice == 14:
-            vecs.append(emit(f"vector.shuffle {a}, {b} [0, 9, 2, 11, 4, 13, 6, 15] : "
-                             "vector<8xf32>, vector<8xf32>"))
+            vecs.append(
+                emit(
+                    f"vector.shuffle {a}, {b} [0, 9, 2, 11, 4, 13, 6, 15] : "
+                    "vector<8xf32>, vector<8xf32>"
+                )
+            )
         else:
             cmp = emit(f"arith.cmpf olt, {a}, {b} : vector<8xf32>")
             vecs.append(emit(f"arith.select {cmp}, {a}, {b} : vector<8xi1>, vector<8xf32>"))
@@ -119,8 +140,11 @@ def main() -> None:
     module = parse(text)
     count = sum(1 for _ in module.walk())
     print(f"{count} ops, {len(text) / 1e6:.1f} MB of text")
-    for stage, fn, arg in (("parse", parse_module, text), ("parse+verify", parse, text),
-                           ("print", print_module, module)):
+    for stage, fn, arg in (
+        ("parse", parse_module, text),
+        ("parse+verify", parse, text),
+        ("print", print_module, module),
+    ):
         seconds, _ = _best(args.repeat, fn, arg)
         print(f"{stage:>13}: {seconds:6.3f} s  {count / seconds:10,.0f} ops/s")
     if args.profile:

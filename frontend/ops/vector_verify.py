@@ -431,13 +431,20 @@ def load_store(value: str) -> Callable[[Operation], None]:
     return verify
 
 
+def _memory_value(op: Operation, value: str) -> Any:
+    """The vector an indexed memory op reads or writes, after the checks they all share:
+    one index per memref dim, and the memref's element type."""
+    base = _t(op, "base")
+    v = op.results[0].type if value == "result" else _t(op, value)
+    _memref_indices(op, base)
+    if base.element != v.element:
+        raise fail(op, f"base and {value} element type should match")
+    return v
+
+
 def masked_memory(value: str) -> Callable[[Operation], None]:
     def verify(op: Operation) -> None:
-        base = _t(op, "base")
-        v = op.results[0].type if value == "result" else _t(op, value)
-        _memref_indices(op, base)
-        if base.element != v.element:
-            raise fail(op, f"base and {value} element type should match")
+        v = _memory_value(op, value)
         if _t(op, "mask").shape != v.shape:
             raise fail(op, f"expected {value} dim to match mask dim")
         pt = _t(op, "pass_thru")
@@ -449,11 +456,7 @@ def masked_memory(value: str) -> Callable[[Operation], None]:
 
 def gather_scatter(value: str) -> Callable[[Operation], None]:
     def verify(op: Operation) -> None:
-        base = _t(op, "base")
-        v = op.results[0].type if value == "result" else _t(op, value)
-        _memref_indices(op, base)
-        if base.element != v.element:
-            raise fail(op, f"base and {value} element type should match")
+        v = _memory_value(op, value)
         idx = _t(op, "index_vec")
         if not isinstance(idx.element, (IntegerType, IndexType)):
             raise fail(op, "index vector must hold integers or indices")
