@@ -304,14 +304,14 @@ for cid, (prog, scalars) in READS.items():
              scalars=scalars))
 add(Case("TransferReadPlain-1d", "TransferReadPlain", "transfer-read-as-load", "TransferRead",
          READS["1d-in"][0], ("vector.load",), "vector.transfer_read", scalars={1: 6}),
-    Case("TransferReadPlain-2d", "TransferReadPlain", "transfer-read-as-load", "TransferRead",
-         read("memref<5x6xf32>", "vector<2x4xf32>", "{in_bounds = [true, true]}", idx="%i, %i"),
+    Case("TransferReadPlain-row", "TransferReadPlain", "transfer-read-as-load", "TransferRead",
+         read("memref<5x6xf32>", "vector<4xf32>", "{in_bounds = [true]}", idx="%i, %i"),
          ("vector.load",), "vector.transfer_read", scalars={1: 2}))
-add(Case("TransferReadPlain-strided", "TransferReadPlain", "transfer-read-as-load-strided",
-         "TransferRead", read("memref<5x6xf32, strided<[8, 1], offset: 3>>", "vector<2x4xf32>",
-                              "{in_bounds = [true, true]}", idx="%i, %i"),
+add(Case("TransferReadPlain-strided", "TransferReadPlain", "transfer-read-as-load",
+         "TransferRead", read("memref<5x6xf32, strided<[8, 1], offset: 3>>", "vector<4xf32>",
+                              "{in_bounds = [true]}", idx="%i, %i"),
          ("vector.load",), "vector.transfer_read", scalars={1: 1}),
-    Case("TransferWritePlain-strided", "TransferWritePlain", "transfer-write-as-store-strided",
+    Case("TransferWritePlain-strided", "TransferWritePlain", "transfer-write-as-store",
          "TransferWrite", write("memref<6xf32, strided<[1], offset: ?>>", "vector<4xf32>", IN),
          ("vector.store",), "vector.transfer_write", scalars={1: 2}))
 for cid, (prog, scalars) in {
@@ -345,8 +345,8 @@ for cid, (prog, scalars) in WRITES.items():
              "TransferWrite", prog, ("vector.scatter",), "vector.transfer_write", scalars=scalars))
 add(Case("TransferWritePlain-1d", "TransferWritePlain", "transfer-write-as-store", "TransferWrite",
          WRITES["1d-in"][0], ("vector.store",), "vector.transfer_write", scalars={1: 6}),
-    Case("TransferWritePlain-2d", "TransferWritePlain", "transfer-write-as-store",
-         "TransferWrite", write("memref<5x6xf32>", "vector<2x4xf32>", "{in_bounds = [true, true]}",
+    Case("TransferWritePlain-row", "TransferWritePlain", "transfer-write-as-store",
+         "TransferWrite", write("memref<5x6xf32>", "vector<4xf32>", "{in_bounds = [true]}",
                                 idx="%i, %i"), ("vector.store",), "vector.transfer_write",
          scalars={1: 2}),
     Case("TransferWriteSplit-2d-out", "TransferWriteSplit", "transfer-write-split-rows",

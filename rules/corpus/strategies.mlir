@@ -30,5 +30,7 @@ func.func @strided(%m: memref<4x6xf32, strided<[8, 1]>>, %n: memref<6xf32, strid
   %0 = vector.transfer_read %m[%i, %i], %p {in_bounds = [true, true]} : memref<4x6xf32, strided<[8, 1]>>, vector<2x4xf32>
   %1 = vector.transfer_read %n[%i], %p {in_bounds = [true]} : memref<6xf32, strided<[1], offset: 2>>, vector<4xf32>
   vector.transfer_write %v, %m[%i, %i] {in_bounds = [true, true]} : vector<2x4xf32>, memref<4x6xf32, strided<[8, 1]>>
+  %row = vector.extract %v[0] : vector<4xf32> from vector<2x4xf32>
+  vector.transfer_write %row, %m[%i, %i] {in_bounds = [true]} : vector<4xf32>, memref<4x6xf32, strided<[8, 1]>>
   return %0, %1 : vector<2x4xf32>, vector<4xf32>
 }
