@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from frontend.errors import MLIRError, ParseError, VerifyError
-from frontend.ir import Block, Module, Operation, Region, Value
+from frontend.ir import Block, Module, Operation, Region, Value, gc_paused
 from frontend.parser import parse_module
 from frontend.printer import print_module
 from frontend.verifier import verify_module
@@ -15,7 +15,8 @@ def parse(text: str, file: str = "<input>", verify: bool = True) -> Module:
     """Parse (and by default verify) MLIR text; errors carry file:line:col."""
     module = parse_module(text, file)
     if verify:
-        verify_module(module)
+        with gc_paused():
+            verify_module(module)
     return module
 
 
@@ -24,6 +25,17 @@ def parse_file(path: str | Path, verify: bool = True) -> Module:
 
 
 __all__ = [
-    "Block", "MLIRError", "Module", "Operation", "ParseError", "Region", "Value", "VerifyError",
-    "parse", "parse_file", "parse_module", "print_module", "verify_module",
+    "Block",
+    "MLIRError",
+    "Module",
+    "Operation",
+    "ParseError",
+    "Region",
+    "Value",
+    "VerifyError",
+    "parse",
+    "parse_file",
+    "parse_module",
+    "print_module",
+    "verify_module",
 ]

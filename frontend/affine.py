@@ -158,5 +158,7 @@ class AffineMap:
 
     def __str__(self) -> str:
         dims = ", ".join(f"d{i}" for i in range(self.num_dims))
-        syms = f"[{', '.join(f's{i}' for i in range(self.num_symbols))}]" if self.num_symbols else ""
+        syms = (
+            f"[{', '.join(f's{i}' for i in range(self.num_symbols))}]" if self.num_symbols else ""
+        )
         return f"({dims}){syms} -> ({', '.join(map(str, self.results))})"

@@ -56,7 +56,7 @@ def round_float(value: float, type_name: str) -> float:
     return value
 
 
-def BoolAttr(value: bool) -> IntegerAttr:  # noqa: N802 - reads like the MLIR class name
+def BoolAttr(value: bool) -> IntegerAttr:
     return IntegerAttr(int(bool(value)), IntegerType(1))
 
 
@@ -79,8 +79,10 @@ def format_float(value: float, type_name: str = "f64") -> str:
     short = f"{value:.6e}"
     if _same_in(float(short), value, type_name):
         return short
-    return repr(float(value)) if "e" in repr(float(value)) or "." in repr(float(value)) else (
-        f"{value:.17e}"
+    return (
+        repr(float(value))
+        if "e" in repr(float(value)) or "." in repr(float(value))
+        else (f"{value:.17e}")
     )
 
 

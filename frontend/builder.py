@@ -15,8 +15,9 @@ dense arrays or array attributes as the spec says, ``"add"`` becomes ``#vector.k
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -58,8 +59,9 @@ def affine_map(text: str) -> AffineMap:
     return m
 
 
-def vector_type(shape: Sequence[int], element: Type | str,
-                scalable: Sequence[bool] = ()) -> VectorType:
+def vector_type(
+    shape: Sequence[int], element: Type | str, scalable: Sequence[bool] = ()
+) -> VectorType:
     elem = parse_type(element) if isinstance(element, str) else element
     return VectorType(tuple(shape), elem, tuple(scalable))
 
@@ -70,7 +72,7 @@ def typed_attr(value: Any, type: Type | str) -> Attribute:
     shape = getattr(t, "shape", None)
     elem = getattr(t, "element", t)
     if isinstance(elem, FloatType):
-        convert: Any = lambda v: round_float(float(v), elem.name)  # noqa: E731
+        convert: Any = lambda v: round_float(float(v), elem.name)
     elif isinstance(elem, IntegerType) and elem.width == 1:
         convert = bool
     elif isinstance(elem, (IntegerType, IndexType)):
@@ -111,9 +113,12 @@ class Builder:
             self.blocks.pop()
 
     @contextmanager
-    def function(self, name: str, arg_types: Sequence[Type],
-                 result_types: Sequence[Type] | None = None,
-                 ) -> Iterator[tuple[Operation, list[Value]]]:
+    def function(
+        self,
+        name: str,
+        arg_types: Sequence[Type],
+        result_types: Sequence[Type] | None = None,
+    ) -> Iterator[tuple[Operation, list[Value]]]:
         """``func.func @name``; without ``result_types`` the ``return`` inside decides them."""
         body = Region([Block(list(arg_types))])
         ftype = FunctionType(tuple(arg_types), tuple(result_types or ()))
@@ -129,8 +134,14 @@ class Builder:
             func.attributes["function_type"] = TypeAttr(FunctionType(tuple(arg_types), results))
 
     # -- operations -----------------------------------------------------------------------
-    def op(self, name: str, operands: Operands = (), result_types: Sequence[Type] | None = None,
-           regions: Sequence[Region] = (), **attrs: Any) -> Any:
+    def op(
+        self,
+        name: str,
+        operands: Operands = (),
+        result_types: Sequence[Type] | None = None,
+        regions: Sequence[Region] = (),
+        **attrs: Any,
+    ) -> Any:
         """Build op ``name`` at the end of the innermost open block (or at the top level);
         returns its result if it has exactly one, else the op.
 
@@ -197,8 +208,9 @@ def _group(spec: OpSpec, operands: Operands) -> tuple[list[Value], list[int]]:
         rest = len(operands) - sum(o.kind == SINGLE for o in spec.operands)
         return list(operands), [1 if o.kind == SINGLE else rest for o in spec.operands]
     if len(operands) > len(spec.operands):
-        raise ValueError(f"{spec.name} has {len(spec.operands)} operand groups, "
-                         f"{len(operands)} given")
+        raise ValueError(
+            f"{spec.name} has {len(spec.operands)} operand groups, {len(operands)} given"
+        )
     groups: list[list[Value]] = []
     for i, o in enumerate(spec.operands):
         x = operands[i] if i < len(operands) else None

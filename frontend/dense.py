@@ -24,17 +24,19 @@ def _element(value: object, elem: Type) -> object:
         raise ValueError(f"expected a boolean (true/false) for an i1 element, found {value}")
     if isinstance(elem, (IntegerType, IndexType)):
         if isinstance(value, (float, bool)):
-            raise ValueError(f"expected an integer element of type {elem}, found {value}")
+            raise ValueError(f"expected an integer element of type {elem}, found {value}")  # noqa: TRY004
         fitted = fit_int(value, elem)  # type: ignore[arg-type]
         if fitted is None:
             raise ValueError(f"integer constant {value} out of range for type {elem}")
         return fitted
     if isinstance(elem, FloatType):
         if isinstance(value, bool):
-            raise ValueError(f"expected a float element of type {elem}, found {value}")
+            raise ValueError(f"expected a float element of type {elem}, found {value}")  # noqa: TRY004
         if isinstance(value, int):
-            raise ValueError("unexpected decimal integer literal for a floating point value "
-                             f"({value}; add a '.' to make it a float)")
+            raise ValueError(  # noqa: TRY004 - a literal error, reported at the literal
+                "unexpected decimal integer literal for a floating point value "
+                f"({value}; add a '.' to make it a float)"
+            )
         return round_float(float(value), elem.name)  # type: ignore[arg-type]
     raise ValueError(f"unsupported dense element type {elem}")
 
@@ -51,7 +53,9 @@ def flatten_dense(literal: object, shape: tuple[int, ...], elem: Type) -> tuple[
             raise ValueError(f"hex dense literal of {elem} is not supported")
         arr = np.frombuffer(raw, dtype=dtype)
         if arr.size not in (1, math.prod(shape)):
-            raise ValueError(f"hex dense literal has {arr.size} elements, type needs {math.prod(shape)}")
+            raise ValueError(
+                f"hex dense literal has {arr.size} elements, type needs {math.prod(shape)}"
+            )
         return tuple(_element(v.item(), elem) for v in arr)
     if not isinstance(literal, list):
         return (_element(literal, elem),)

@@ -8,7 +8,7 @@ class SourceLoc:
     line. Every op records one, so they are computed from the offset only when asked (when an
     error is reported): counting lines for each op would make parsing quadratic."""
 
-    __slots__ = ("file", "offset", "_text", "_resolved")
+    __slots__ = ("_resolved", "_text", "file", "offset")
 
     def __init__(self, file: str, text: str, offset: int) -> None:
         self.file = file
@@ -38,7 +38,10 @@ class SourceLoc:
         return self._resolve()[2]
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, SourceLoc) and (self.file, self.offset) == (other.file, other.offset)
+        return isinstance(other, SourceLoc) and (self.file, self.offset) == (
+            other.file,
+            other.offset,
+        )
 
     def __hash__(self) -> int:
         return hash((self.file, self.offset))

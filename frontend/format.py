@@ -10,7 +10,8 @@ groups ``(...)?`` with a ``^`` anchor, ``oilist(...)`` and ``custom<DynamicIndex
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from frontend.attributes import Attribute, DenseArrayAttr, UnitAttr
@@ -134,28 +135,34 @@ def _call(name: str, inner: str) -> Any:
 
 
 # -- parse state ----------------------------------------------------------------------------
-@dataclass
 class ParseState:
     """What an op's text yields before the Operation is built."""
 
-    spec: OpSpec
-    start: int
-    operands: dict[str, list[Value]] = field(default_factory=dict)
-    operand_types: dict[str, list[tuple[int, Any]]] = field(default_factory=dict)
-    attrs: dict[str, Attribute] = field(default_factory=dict)
-    result_types: dict[str, list[Any]] = field(default_factory=dict)
-    regions: list[Any] = field(default_factory=list)
-    all_result_types: list[Any] | None = None
+    __slots__ = (
+        "all_result_types",
+        "attrs",
+        "operand_types",
+        "operands",
+        "regions",
+        "result_types",
+        "spec",
+        "start",
+    )
+
+    def __init__(self, spec: OpSpec, start: int) -> None:
+        self.spec = spec
+        self.start = start
+        self.operands: dict[str, list[Value]] = {}
+        self.operand_types: dict[str, list[tuple[int, Any]]] = {}
+        self.attrs: dict[str, Attribute] = {}
+        self.result_types: dict[str, list[Any]] = {}
+        self.regions: list[Any] = []
+        self.all_result_types: list[Any] | None = None
 
 
 def _role(spec: OpSpec, name: str) -> str:
-    if any(o.name == name for o in spec.operands):
-        return "operand"
-    if any(r.name == name for r in spec.results):
-        return "result"
-    if name in spec.regions:
-        return "region"
-    return "attr"
+    """What ``$name`` in the format denotes: "operand", "result", "region" or "attr"."""
+    return spec.roles.get(name, "attr")
 
 
 def _literal_present(p: Any, text: str) -> bool:
@@ -166,129 +173,199 @@ def _literal_present(p: Any, text: str) -> bool:
     return p.try_punct(text)
 
 
+# A format is compiled once per op into a list of steps, closures ``step(parser, state)``
+# with every lookup (roles, kinds, attribute definitions) done at compile time.
+Step = Callable[[Any, ParseState], None]
+
+
 def parse_format(p: Any, spec: OpSpec, state: ParseState, elements: list[Any]) -> None:
-    for el in elements:
-        _parse_element(p, spec, state, el)
+    steps = _PLANS.get(spec.name)
+    if steps is None:
+        steps = _PLANS[spec.name] = [_compile(spec, el) for el in elements]
+    for step in steps:
+        step(p, state)
 
 
-def _parse_element(p: Any, spec: OpSpec, st: ParseState, el: Any) -> None:
+_PLANS: dict[str, list[Step]] = {}
+
+
+def _compile(spec: OpSpec, el: Any) -> Step:
     if isinstance(el, Lit):
-        if el.text and not _literal_present(p, el.text):
-            raise p.error(f"expected '{el.text}' in {spec.name}, found {p.found()}")
-    elif isinstance(el, Var):
-        role = _role(spec, el.name)
-        if role == "operand":
-            kind = next(o.kind for o in spec.operands if o.name == el.name)
-            if kind == SINGLE:
-                st.operands[el.name] = [p.parse_operand()]
-            else:
-                st.operands[el.name] = p.parse_operand_list(optional=kind != SINGLE)
-        elif role == "region":
-            st.regions.append(p.parse_region())
-        else:
-            d = spec.attr_def(el.name)
-            assert d is not None, f"{spec.name}: format names unknown ${el.name}"
-            start = p.pos
-            a = d.kind.parse(p) if d.kind.parse else p.parse_attribute()
-            if not d.kind.check(a):
-                raise p.error(f"'{el.name}' of {spec.name} must be {d.kind.description}", start)
-            st.attrs[el.name] = a
-    elif isinstance(el, TypeOf):
-        _parse_types(p, spec, st, el.target)
-    elif isinstance(el, AttrDict):
-        if el.keyword:
-            if p.try_keyword("attributes"):
-                _merge_attrs(p, st, p.parse_attr_dict())
-        elif p.peek("{"):
-            _merge_attrs(p, st, p.parse_attr_dict())
-    elif isinstance(el, AllOperands):
-        st.operands["*"] = p.parse_operand_list(optional=True)
-    elif isinstance(el, FunctionalType):
-        p.skip_ws()
-        ft_pos = p.pos
-        ft = p.parse_function_type()
-        st.operand_types[el.inputs] = [(ft_pos, t) for t in ft.inputs]
-        st.all_result_types = list(ft.results)
-    elif isinstance(el, Custom):
-        CUSTOM_PARSERS[el.name](p, spec, st, el.args)
-    elif isinstance(el, Group):
-        first = next(i for i, e in enumerate(el.elements) if not (isinstance(e, Lit) and not e.text))
-        if _group_present(p, spec, el.elements[first]):
-            start = first + 1 if isinstance(el.elements[first], Lit) else first
-            for sub in el.elements[start:]:
-                _parse_element(p, spec, st, sub)
-    elif isinstance(el, OIList):
-        seen: set[str] = set()
-        while True:
-            for keyword, var in el.clauses:
-                if var not in seen and p.try_keyword(keyword):
-                    seen.add(var)
-                    _parse_element(p, spec, st, Var(var))
-                    break
-            else:
-                return
+        return _compile_literal(spec, el.text)
+    if isinstance(el, Var):
+        return _compile_var(spec, el.name)
+    if isinstance(el, TypeOf):
+        return _compile_types(spec, el.target)
+    if isinstance(el, AttrDict):
+        keyword = el.keyword
+
+        def attr_dict(p: Any, st: ParseState) -> None:
+            if p.try_keyword("attributes") if keyword else p.peek("{"):
+                st.attrs.update(p.parse_attr_dict().entries)
+
+        return attr_dict
+    if isinstance(el, AllOperands):
+
+        def all_operands(p: Any, st: ParseState) -> None:
+            st.operands["*"] = p.parse_operand_list(optional=True)
+
+        return all_operands
+    if isinstance(el, FunctionalType):
+        inputs = el.inputs
+
+        def functional_type(p: Any, st: ParseState) -> None:
+            p.skip_ws()
+            pos = p.pos
+            ft = p.parse_function_type()
+            st.operand_types[inputs] = [(pos, t) for t in ft.inputs]
+            st.all_result_types = list(ft.results)
+
+        return functional_type
+    if isinstance(el, Custom):
+        custom, args = CUSTOM_PARSERS[el.name], el.args
+        return lambda p, st: custom(p, spec, st, args)
+    if isinstance(el, Group):
+        return _compile_group(spec, el)
+    if isinstance(el, OIList):
+        clauses = [(kw, var, _compile_var(spec, var)) for kw, var in el.clauses]
+
+        def oilist(p: Any, st: ParseState) -> None:
+            seen: set[str] = set()
+            while True:
+                for keyword, var, step in clauses:
+                    if var not in seen and p.try_keyword(keyword):
+                        seen.add(var)
+                        step(p, st)
+                        break
+                else:
+                    return
+
+        return oilist
+    raise ValueError(f"{spec.name}: unsupported format element {el!r}")
 
 
-def _merge_attrs(p: Any, st: ParseState, d: Any) -> None:
-    for k, v in d.entries:
-        st.attrs[k] = v
+def _compile_literal(spec: OpSpec, text: str) -> Step:
+    if not text:
+        return lambda p, st: None
+    if text[0].isalpha() or text[0] == "_":
+
+        def keyword(p: Any, st: ParseState) -> None:
+            if not p.try_keyword(text):
+                raise p.error(f"expected '{text}' in {spec.name}, found {p.found()}")
+
+        return keyword
+
+    def punct(p: Any, st: ParseState) -> None:
+        if not p.try_punct(text):
+            raise p.error(f"expected '{text}' in {spec.name}, found {p.found()}")
+
+    return punct
+
+
+def _compile_var(spec: OpSpec, name: str) -> Step:
+    role = _role(spec, name)
+    if role == "operand":
+        if spec.operand_kinds[name] == SINGLE:
+
+            def operand(p: Any, st: ParseState) -> None:
+                st.operands[name] = [p.parse_operand()]
+
+            return operand
+
+        def operands(p: Any, st: ParseState) -> None:
+            st.operands[name] = p.parse_operand_list(optional=True)
+
+        return operands
+    if role == "region":
+        return lambda p, st: st.regions.append(p.parse_region())
+    d = spec.attr_def(name)
+    assert d is not None, f"{spec.name}: format names unknown ${name}"
+    kind = d.kind
+
+    def attribute(p: Any, st: ParseState) -> None:
+        start = p.pos
+        a = kind.parse(p) if kind.parse else p.parse_attribute()
+        if not kind.check(a):
+            raise p.error(f"'{name}' of {spec.name} must be {kind.description}", start)
+        st.attrs[name] = a
+
+    return attribute
 
 
 _RESULT_BINDING = re.compile(r"(?:%[\w$.\-]+(?:\s*:\s*\d+)?\s*,\s*)*%[\w$.\-]+(?:\s*:\s*\d+)?\s*=")
 
 
-def _group_present(p: Any, spec: OpSpec, first: Any) -> bool:
+def _compile_group(spec: OpSpec, el: Group) -> Step:
+    """``(...)?``: present when its first element is; a leading literal is consumed then."""
+    first = next(i for i, e in enumerate(el.elements) if not (isinstance(e, Lit) and not e.text))
+    lead = el.elements[first]
+    rest = [_compile(spec, e) for e in el.elements[first + isinstance(lead, Lit) :]]
+    present = _presence(spec, lead)
+
+    def group(p: Any, st: ParseState) -> None:
+        if present(p):
+            for step in rest:
+                step(p, st)
+
+    return group
+
+
+def _presence(spec: OpSpec, first: Any) -> Callable[[Any], bool]:
     if isinstance(first, Lit):
-        return _literal_present(p, first.text)
+        return lambda p: _literal_present(p, first.text)
     if isinstance(first, Var):
         role = _role(spec, first.name)
         if role == "operand":  # `%x = ...` on the next line is the next op, not an operand
-            return p.peek("%") and not _RESULT_BINDING.match(p.text, p.pos)
+            return lambda p: p.peek("%") and not _RESULT_BINDING.match(p.text, p.pos)
         if role == "region":
-            return p.peek("{")
+            return lambda p: p.peek("{")
         d = spec.attr_def(first.name)
-        save = p.pos
-        if d is not None and d.kind.try_parse(p) is not None:
-            p.pos = save
-            return True
-        return False
+
+        def attribute_present(p: Any) -> bool:
+            save = p.pos
+            if d is not None and d.kind.try_parse(p) is not None:
+                p.pos = save
+                return True
+            return False
+
+        return attribute_present
     if isinstance(first, TypeOf):
-        return p.peek(":")  # only used in `($x^ `:` type($x))?` shapes
-    return False
+        return lambda p: p.peek(":")  # only used in `($x^ `:` type($x))?` shapes
+    return lambda p: False
 
 
-def _parse_types(p: Any, spec: OpSpec, st: ParseState, target: str) -> None:
-    declared = any(o.name == target for o in spec.operands) or any(
-        r.name == target for r in spec.results
-    )
-    role = _role(spec, target) if declared or target not in ("operands", "results") else target
-    p.skip_ws()
+def _compile_types(spec: OpSpec, target: str) -> Step:
+    role = spec.roles.get(target, target)
     if role in ("result", "results"):
-        many = role == "results" or next(r.kind for r in spec.results if r.name == target) != SINGLE
-        types = p.parse_type_list() if many else [p.parse_type()]
-        if role == "results":
-            st.all_result_types = types
-        else:
-            st.result_types[target] = types
-        return
+        many = role == "results" or spec.result_kinds[target] != SINGLE
+
+        def result_types(p: Any, st: ParseState) -> None:
+            types = p.parse_type_list() if many else [p.parse_type()]
+            if role == "results":
+                st.all_result_types = types
+            else:
+                st.result_types[target] = types
+
+        return result_types
     key = "*" if role == "operands" else target
-    kind = SINGLE if role == "operand" and _is_single(spec, target) else "many"
-    positions: list[tuple[int, Any]] = []
-    if kind == SINGLE:
-        p.skip_ws()
-        positions.append((p.pos, p.parse_type()))
-    else:
-        count = len(st.operands.get(key, []))
-        for i in range(count):
+    if role == "operand" and spec.operand_kinds[target] == SINGLE:
+
+        def single_type(p: Any, st: ParseState) -> None:
+            p.skip_ws()
+            st.operand_types[key] = [(p.pos, p.parse_type())]
+
+        return single_type
+
+    def operand_types(p: Any, st: ParseState) -> None:
+        positions: list[tuple[int, Any]] = []
+        for i in range(len(st.operands.get(key, ()))):
             if i:
                 p.expect_punct(",")
             p.skip_ws()
             positions.append((p.pos, p.parse_type()))
-    st.operand_types[key] = positions
+        st.operand_types[key] = positions
 
-
-def _is_single(spec: OpSpec, name: str) -> bool:
-    return next(o.kind for o in spec.operands if o.name == name) == SINGLE
+    return operand_types
 
 
 # -- custom directives ------------------------------------------------------------------------
@@ -355,6 +432,22 @@ class Emitter:
 
 def elided_attrs(spec: OpSpec, op: Operation, elements: list[Any]) -> set[str]:
     """Attributes the custom form shows elsewhere or leaves implicit (defaults, segments)."""
+    shown = _SHOWN.get(spec.name)
+    if shown is None:
+        shown = _SHOWN[spec.name] = _shown_elsewhere(spec, elements)
+    names = set(shown)
+    for name, default in spec.defaults:
+        if op.attributes.get(name) == default:
+            names.add(name)
+    if spec.implicit is not None:
+        names |= spec.implicit(op)
+    return names
+
+
+_SHOWN: dict[str, frozenset[str]] = {}  # op name -> attributes its format spells out
+
+
+def _shown_elsewhere(spec: OpSpec, elements: list[Any]) -> frozenset[str]:
     names = {"operandSegmentSizes", "resultSegmentSizes"}
 
     def visit(els: Any) -> None:
@@ -369,12 +462,7 @@ def elided_attrs(spec: OpSpec, op: Operation, elements: list[Any]) -> set[str]:
                 names.update(v for _, v in el.clauses)
 
     visit(elements)
-    for d in spec.attrs:
-        if d.default is not None and op.attributes.get(d.name) == d.default:
-            names.add(d.name)
-    if spec.implicit is not None:
-        names |= spec.implicit(op)
-    return names
+    return frozenset(names)
 
 
 def print_format(pr: Any, op: Operation, elements: list[Any], out: Emitter | None = None) -> str:
@@ -388,9 +476,16 @@ def print_format(pr: Any, op: Operation, elements: list[Any], out: Emitter | Non
     return e.text()
 
 
-def _print_element(pr: Any, op: Operation, spec: OpSpec, groups: dict[str, list[Value]],
-                   rgroups: dict[str, list[Value]], el: Any, e: Emitter,
-                   top: list[Any]) -> None:
+def _print_element(
+    pr: Any,
+    op: Operation,
+    spec: OpSpec,
+    groups: dict[str, list[Value]],
+    rgroups: dict[str, list[Value]],
+    el: Any,
+    e: Emitter,
+    top: list[Any],
+) -> None:
     if isinstance(el, Lit):
         e.literal(el.text)
     elif isinstance(el, Var):
@@ -405,14 +500,12 @@ def _print_element(pr: Any, op: Operation, spec: OpSpec, groups: dict[str, list[
             if a is not None:
                 e.item(d.kind.show(a) if d is not None and d.kind.show else str(a))
     elif isinstance(el, TypeOf):
-        declared = any(o.name == el.target for o in spec.operands) or any(
-            r.name == el.target for r in spec.results
-        )
-        if el.target == "results" and not declared:
+        role = spec.roles.get(el.target, el.target)
+        if role == "results":
             e.item(", ".join(str(t) for t in op.result_types))
-        elif el.target == "operands" and not declared:
+        elif role == "operands":
             e.item(", ".join(str(v.type) for v in op.operands))
-        elif _role(spec, el.target) == "result":
+        elif role == "result":
             e.item(", ".join(str(v.type) for v in rgroups[el.target]))
         else:
             e.item(", ".join(str(v.type) for v in groups[el.target]))
@@ -453,8 +546,9 @@ def _is_default(spec: OpSpec, op: Operation, name: str) -> bool:
     return d is not None and d.default is not None and op.attributes.get(name) == d.default
 
 
-def _group_printed(op: Operation, spec: OpSpec, groups: dict[str, list[Value]],
-                   elements: tuple[Any, ...]) -> bool:
+def _group_printed(
+    op: Operation, spec: OpSpec, groups: dict[str, list[Value]], elements: tuple[Any, ...]
+) -> bool:
     anchor = next((el for el in elements if isinstance(el, Var) and el.anchor), None)
     if anchor is None:
         anchor = next((el for el in elements if isinstance(el, Var)), None)

@@ -13,7 +13,9 @@ import re
 
 from frontend.errors import ParseError, locate
 
-_WS = re.compile(r"(?:\s+|//[^\n]*)*")
+_WS = re.compile(r"(?:[ \t\n\r\f\v]+|//[^\n]*)*")
+_WS_FIRST = frozenset(" \t\n\r\f\v/")  # characters that may start whitespace or a comment
+_FOUND = re.compile(r"[\w%#@^!.$\-]+|\S")
 BARE_ID = re.compile(r"[A-Za-z_][\w$.]*")
 SUFFIX_ID = r"(?:\d+|[A-Za-z_$.\-][\w$.\-]*)"
 SSA_ID = re.compile(r"%" + SUFFIX_ID + r"(?:#\d+)?")
@@ -22,6 +24,8 @@ SYMBOL_ID = re.compile(r"@(?:" + SUFFIX_ID + r'|"(?:[^"\\]|\\.)*")')
 ALIAS_ID = re.compile(r"[#!][A-Za-z_][\w$.]*")
 INTEGER = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+)")
 FLOAT = re.compile(r"[-+]?\d+\.\d*(?:[eE][-+]?\d+)?")
+_INT_NOT_FLOAT = re.compile(r"-?(?:0x[0-9a-fA-F]+|\d+(?![\d.]))")
+_INT_LIST = re.compile(r"\[[ \t\n]*(-?\d+(?:[ \t\n]*,[ \t\n]*-?\d+)*)?[ \t\n]*\]")
 STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{2})|(.))")
 
@@ -44,10 +48,13 @@ def unquote(literal: str) -> str:
 class Lexer:
     """A cursor over one source text with the primitive matchers."""
 
+    __slots__ = ("end", "file", "pos", "text")
+
     def __init__(self, text: str, file: str = "<input>") -> None:
         self.text = text
         self.file = file
         self.pos = 0
+        self.end = len(text)
 
     # -- diagnostics --------------------------------------------------------------------
     def error(self, message: str, pos: int | None = None) -> ParseError:
@@ -61,25 +68,33 @@ class Lexer:
         self.skip_ws()
         if self.pos >= len(self.text):
             return "end of input"
-        m = re.compile(r"[\w%#@^!.$\-]+|\S").match(self.text, self.pos)
+        m = _FOUND.match(self.text, self.pos)
         return f"'{m.group(0)}'" if m else "end of input"
 
     # -- primitives ---------------------------------------------------------------------
+    # The hot paths: a cursor usually already sits on a token, so whitespace is only matched
+    # by regex when the next character could start some.
     def skip_ws(self) -> None:
-        self.pos = _WS.match(self.text, self.pos).end()
+        pos = self.pos
+        if pos >= self.end or self.text[pos] in _WS_FIRST:
+            self.pos = _WS.match(self.text, pos).end()
 
     def at_end(self) -> bool:
         self.skip_ws()
-        return self.pos >= len(self.text)
+        return self.pos >= self.end
 
     def peek(self, s: str) -> bool:
-        self.skip_ws()
-        return self.text.startswith(s, self.pos)
+        pos = self.pos
+        if pos >= self.end or self.text[pos] in _WS_FIRST:
+            pos = self.pos = _WS.match(self.text, pos).end()
+        return self.text.startswith(s, pos)
 
     def try_punct(self, s: str) -> bool:
-        self.skip_ws()
-        if self.text.startswith(s, self.pos):
-            self.pos += len(s)
+        pos = self.pos
+        if pos >= self.end or self.text[pos] in _WS_FIRST:
+            pos = self.pos = _WS.match(self.text, pos).end()
+        if self.text.startswith(s, pos):
+            self.pos = pos + len(s)
             return True
         return False
 
@@ -89,9 +104,12 @@ class Lexer:
             raise self.error(f"expected '{s}'{where}, found {self.found()}")
 
     def try_regex(self, pattern: re.Pattern[str]) -> str | None:
-        self.skip_ws()
-        m = pattern.match(self.text, self.pos)
+        pos = self.pos
+        if pos >= self.end or self.text[pos] in _WS_FIRST:
+            pos = _WS.match(self.text, pos).end()
+        m = pattern.match(self.text, pos)
         if m is None:
+            self.pos = pos
             return None
         self.pos = m.end()
         return m.group(0)
@@ -99,9 +117,9 @@ class Lexer:
     def try_keyword(self, word: str) -> bool:
         """Consume ``word`` only as a whole identifier (``to`` does not match ``total``)."""
         self.skip_ws()
-        end = self.pos + len(word)
-        if self.text.startswith(word, self.pos) and not (
-            end < len(self.text) and (self.text[end].isalnum() or self.text[end] in "_$.")
+        text, end = self.text, self.pos + len(word)
+        if text.startswith(word, self.pos) and not (
+            end < self.end and (text[end].isalnum() or text[end] in "_$.")
         ):
             self.pos = end
             return True
@@ -123,11 +141,23 @@ class Lexer:
 
     def try_int(self) -> int | None:
         self.skip_ws()
-        m = INTEGER.match(self.text, self.pos)
-        if m is None or FLOAT.match(self.text, self.pos):
+        m = _INT_NOT_FLOAT.match(self.text, self.pos)
+        if m is None:
             return None
         self.pos = m.end()
         return int(m.group(0), 0) if "x" in m.group(0) else int(m.group(0))
+
+    def try_int_list(self) -> tuple[int, ...] | None:
+        """``[0, 2, -1]``: a bracketed list of decimal i64s; None (nothing consumed) else."""
+        self.skip_ws()
+        m = _INT_LIST.match(self.text, self.pos)
+        if m is None:
+            return None
+        values = tuple(map(int, m.group(1).split(","))) if m.group(1) else ()
+        if not all(-(1 << 63) <= v < (1 << 63) for v in values):
+            return None
+        self.pos = m.end()
+        return values
 
     def expect_int(self, what: str = "integer") -> int:
         value = self.try_int()

@@ -11,9 +11,10 @@ from typing import Any
 
 from frontend.attributes import Attribute, DictAttr
 from frontend.errors import MLIRError, VerifyError, locate
+from frontend.fastpath import FastPath, compile_fast_path
 from frontend.format import ParseState, compile_format, parse_format
-from frontend.ir import Block, Module, Operation, Region, Value
-from frontend.lexer import BLOCK_ID, SSA_ID, STRING, unquote
+from frontend.ir import Block, Module, Operation, Region, Value, gc_paused
+from frontend.lexer import BLOCK_ID, SSA_ID
 from frontend.ops import lookup
 from frontend.ops.spec import SINGLE, OpSpec, segments_attr
 from frontend.parse_attrs import AttrParser
@@ -24,7 +25,7 @@ _DEFAULT_DIALECT = {"return": "func.return", "call": "func.call", "module": "bui
 
 
 class _Scope:
-    __slots__ = ("names", "isolated")
+    __slots__ = ("isolated", "names")
 
     def __init__(self, isolated: bool) -> None:
         self.names: dict[str, Value | list[Value]] = {}
@@ -45,6 +46,10 @@ class Parser(AttrParser):
         tok = self.try_regex(SSA_ID)
         if tok is None:
             raise self.error(f"expected SSA operand, found {self.found()}")
+        return self.resolve(tok, start)
+
+    def resolve(self, tok: str, start: int) -> Value:
+        """The value an SSA use ``%name`` or ``%name#i`` (at offset ``start``) refers to."""
         name, _, idx = tok.partition("#")
         for scope in reversed(self.scopes):
             found = scope.names.get(name)
@@ -95,18 +100,18 @@ class Parser(AttrParser):
         return name, self.parse_type(), pos
 
     # -- regions and blocks --------------------------------------------------------------
-    def parse_region(self, entry_args: list[tuple[str, Type, int]] | None = None,
-                     isolated: bool = False) -> Region:
+    def parse_region(
+        self, entry_args: list[tuple[str, Type, int]] | None = None, isolated: bool = False
+    ) -> Region:
         self.expect_punct("{", "to open region")
         self.scopes.append(_Scope(isolated))
         region = Region()
         try:
-            if entry_args is not None or not self.peek("^"):
-                if entry_args is not None or not self.peek("}"):
-                    block = region.append(Block())
-                    for name, t, pos in entry_args or []:
-                        self.define(name, block.add_arg(t), pos)
-                    self._parse_block_body(block)
+            if entry_args is not None or not (self.peek("^") or self.peek("}")):
+                block = region.append(Block())
+                for name, t, pos in entry_args or []:
+                    self.define(name, block.add_arg(t), pos)
+                self._parse_block_body(block)
             while self.peek("^"):
                 region.append(self._parse_labeled_block())
             self.expect_punct("}", "to close region")
@@ -118,14 +123,13 @@ class Parser(AttrParser):
         self.skip_ws()
         label = self.try_regex(BLOCK_ID)
         block = Block(label=label[1:] if label else None)
-        if self.try_punct("("):
-            if not self.try_punct(")"):
-                while True:
-                    name, t, pos = self.parse_typed_arg()
-                    self.define(name, block.add_arg(t), pos)
-                    if self.try_punct(")"):
-                        break
-                    self.expect_punct(",", "or ')' in block arguments")
+        if self.try_punct("(") and not self.try_punct(")"):
+            while True:
+                name, t, pos = self.parse_typed_arg()
+                self.define(name, block.add_arg(t), pos)
+                if self.try_punct(")"):
+                    break
+                self.expect_punct(",", "or ')' in block arguments")
         self.expect_punct(":", "after block label")
         self._parse_block_body(block)
         return block
@@ -140,17 +144,22 @@ class Parser(AttrParser):
     def parse_operation(self) -> Operation:
         self.skip_ws()
         start = self.pos
-        bindings = self._result_bindings()
-        self.skip_ws()
-        name_pos = self.pos
-        if self.peek('"'):
+        head = _HEAD.match(self.text, start)  # the common `%x = dialect.op` / `dialect.op`
+        if head is not None:
+            self.pos = head.end()
+            bindings = [(head.group(1), 1, start)] if head.group(1) else []
+            name, name_pos = head.group(2), head.start(2)
+        else:
+            bindings = self._result_bindings()
+            self.skip_ws()
+            name_pos = self.pos
+            name = None if self.peek('"') else self.try_regex(_OP_NAME)
+            if name is None and not self.peek('"'):
+                raise self.error(f"expected operation name, found {self.found()}")
+        if name is None:
             op = self._parse_generic(start)
         else:
-            name = self.try_regex(_OP_NAME)
-            if name is None:
-                raise self.error(f"expected operation name, found {self.found()}")
-            name = _DEFAULT_DIALECT.get(name, name)
-            spec = lookup(name)
+            spec = lookup(_DEFAULT_DIALECT.get(name, name))
             if spec is None:
                 raise self.error(f"unknown operation '{name}'", name_pos)
             op = self._parse_custom(spec, start)
@@ -169,7 +178,10 @@ class Parser(AttrParser):
             if tok is None or "#" in tok:
                 raise self.error(f"expected result name, found {self.found()}")
             count = 1
-            if self.text.startswith(":", self.pos) and self.text[self.pos + 1 : self.pos + 2].isdigit():
+            if (
+                self.text.startswith(":", self.pos)
+                and self.text[self.pos + 1 : self.pos + 2].isdigit()
+            ):
                 self.pos += 1
                 count = self.expect_int("result count")
                 if count < 1:
@@ -180,7 +192,9 @@ class Parser(AttrParser):
         self.expect_punct("=", "after result names")
         return out
 
-    def _bind_results(self, op: Operation, bindings: list[tuple[str, int, int]], start: int) -> None:
+    def _bind_results(
+        self, op: Operation, bindings: list[tuple[str, int, int]], start: int
+    ) -> None:
         wanted = sum(c for _, c, _ in bindings)
         if bindings and wanted != len(op.results):
             raise self.error(
@@ -204,50 +218,66 @@ class Parser(AttrParser):
         st = ParseState(spec, start)
         if spec.parse is not None:
             spec.parse(self, st)
-        else:
-            if spec.format is None:
-                raise self.error(f"'{spec.name}' has no custom syntax; use the generic form", start)
-            if spec.compiled_format is None:
-                spec.compiled_format = compile_format(spec.format)
-            parse_format(self, spec, st, spec.compiled_format)
+            return self.build(st)
+        if spec.format is None:
+            raise self.error(f"'{spec.name}' has no custom syntax; use the generic form", start)
+        if spec.compiled_format is None:
+            spec.compiled_format = compile_format(spec.format)
+        fast = _FAST.get(spec.name, _UNSEEN) if FAST_PATH else None
+        if fast is _UNSEEN:
+            fast = _FAST[spec.name] = compile_fast_path(spec, spec.compiled_format)
+        after_name = self.pos
+        if fast is not None:
+            if fast.parse(self, st):
+                try:
+                    return self.build(st)
+                except MLIRError:  # the general path below reports it
+                    pass
+            self.pos, st = after_name, ParseState(spec, start)
+        parse_format(self, spec, st, spec.compiled_format)
         return self.build(st)
 
     def build(self, st: ParseState) -> Operation:
         """Turn a filled ``ParseState`` into an op: operand order, types, defaults, results."""
         spec = st.spec
         loc = locate(self.file, self.text, st.start)
-        if "*" in st.operands:
-            operands = st.operands["*"]
-            sizes = None
+        given = st.operands
+        sizes: list[int] | None = None
+        if "*" in given:
+            operands = given["*"]
         else:
-            groups = [st.operands.get(o.name, []) for o in spec.operands]
-            operands = [v for g in groups for v in g]
-            sizes = [len(g) for g in groups]
+            operands = []
+            for o in spec.operands:
+                operands += given.get(o.name, ())
+            if spec.segmented:
+                sizes = [len(given.get(o.name, ())) for o in spec.operands]
         for key, typed in st.operand_types.items():
-            values = operands if key == "*" else st.operands.get(key, [])
+            values = operands if key == "*" else given.get(key, ())
             if len(typed) != len(values):
                 raise self.error(
                     f"{spec.name}: {len(values)} operands but {len(typed)} types given", st.start
                 )
             for (pos, t), v in zip(typed, values):
-                if t != v.type:
+                if t is not v.type and t != v.type:
                     raise self.error(
                         f"use of value '%{v.name}' expects different type than prior uses: "
                         f"{t} vs {v.type}",
                         pos,
                     )
-        attrs = dict(st.attrs)
-        if sizes is not None and spec.needs_segments():
+        attrs = st.attrs
+        if sizes is not None:
             attrs["operandSegmentSizes"] = segments_attr(sizes)
-        for d in spec.attrs:
-            if d.name not in attrs and d.default is not None:
-                attrs[d.name] = d.default
-        op = Operation(spec.name, operands, [], attrs, st.regions, loc)
+        for name, default in spec.defaults:
+            if name not in attrs:
+                attrs[name] = default
+        op = Operation(spec.name, operands, None, attrs, st.regions, loc)
         result_types = st.all_result_types
-        named = [st.result_types.get(r.name) for r in spec.results]
-        if result_types is None and all(n is not None for n in named):
-            result_types = [t for n in named for t in n]  # type: ignore[union-attr]
         if result_types is None:
+            named = st.result_types
+            if len(named) == len(spec.results):  # every result's type was written
+                result_types = [t for r in spec.results for t in named[r.name]]
+        if result_types is None:
+            named = [st.result_types.get(r.name) for r in spec.results]
             if spec.infer is None:
                 raise self.error(f"{spec.name}: result types are not given", st.start)
             try:
@@ -256,10 +286,10 @@ class Parser(AttrParser):
                 raise
             except (MLIRError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
                 raise VerifyError(f"'{spec.name}' op {e}", loc) from None
-            for i, given in enumerate(named):
-                if given is not None and i < len(result_types) and given[0] != result_types[i]:
+            for i, stated in enumerate(named):
+                if stated is not None and i < len(result_types) and stated[0] != result_types[i]:
                     raise VerifyError(
-                        f"'{spec.name}' op result type {given[0]} does not match the "
+                        f"'{spec.name}' op result type {stated[0]} does not match the "
                         f"inferred type {result_types[i]}",
                         loc,
                     )
@@ -310,8 +340,9 @@ class Parser(AttrParser):
                     f"{t} vs {v.type}",
                     type_pos,
                 )
-        op = Operation(name, operands, list(ftype.results), attrs, regions,
-                       locate(self.file, self.text, start))
+        op = Operation(
+            name, operands, list(ftype.results), attrs, regions, locate(self.file, self.text, start)
+        )
         for d in spec.attrs:
             a = op.attributes.get(d.name)
             if a is None and d.default is not None:
@@ -340,13 +371,14 @@ class Parser(AttrParser):
             module = Module([], dict(mod_op.attributes), source=self.file)
             sym = module.attributes.pop("sym_name", None)
             module.name = getattr(sym, "value", None)
-            for op in (mod_op.regions[0].blocks[0].ops if mod_op.regions[0].blocks else []):
+            for op in mod_op.regions[0].blocks[0].ops if mod_op.regions[0].blocks else []:
                 module.body.append(op)
             return module
         for op in ops:
             if op.name == "builtin.module":
-                raise self.error("a nested 'module' must be the only top-level operation",
-                                 op.loc and 0)
+                raise self.error(
+                    "a nested 'module' must be the only top-level operation", op.loc and 0
+                )
         return Module(ops, source=self.file)
 
     def _parse_alias(self) -> None:
@@ -364,17 +396,26 @@ class Parser(AttrParser):
         table[name] = self.parse_type() if is_type else self.parse_attribute()
 
 
-import re  # noqa: E402
+import re
 
 _OP_NAME = re.compile(r"[A-Za-z_][\w$]*(?:\.[\w$]+)*")
+_HEAD = re.compile(
+    r"(?:(%(?:\d+|[A-Za-z_$.\-][\w$.\-]*))[ \t]*=[ \t]*)?([A-Za-z_][\w$]*(?:\.[\w$]+)*)"
+)
 _ALIAS = re.compile(r"[#!][A-Za-z_][\w$.]*")
+
+
+FAST_PATH = True  # try frontend.fastpath first (tests turn it off to compare both paths)
+_FAST: dict[str, FastPath | None] = {}  # op name -> its fast path (None: format not covered)
+_UNSEEN = object()
 
 
 def parse_module(text: str, file: str = "<input>") -> Module:
     """Parse MLIR text into a Module (not yet verified: see ``frontend.verifier``)."""
     parser = Parser(text, file)
     try:
-        return parser.parse_top_level()
+        with gc_paused():
+            return parser.parse_top_level()
     except RecursionError:
         raise parser.error("input nests too deeply", parser.pos) from None
 
@@ -383,4 +424,4 @@ def parse_dict(p: Parser) -> DictAttr:
     return p.parse_attr_dict()
 
 
-__all__ = ["Parser", "parse_module", "SINGLE"]
+__all__ = ["SINGLE", "Parser", "parse_module"]

@@ -19,7 +19,7 @@ from frontend.attributes import (
     format_symbol,
 )
 from frontend.format import compile_format, print_format
-from frontend.ir import Block, Module, Operation, Region, Value
+from frontend.ir import Block, Module, Operation, Region, Value, gc_paused
 
 
 class Printer:
@@ -158,22 +158,29 @@ def print_module(module: Module, generic: bool = False, version: int = 22) -> st
     """The whole module as text, wrapped in ``module { ... }``."""
     p = Printer(generic, version)
     p.indent = 1
-    body = "\n".join(p.op(op) for op in module.ops)
+    with gc_paused():
+        body = "\n".join(p.op(op) for op in module.ops)
     if generic:
         attrs = dict(module.attributes)
         if module.name:
             from frontend.attributes import StringAttr
 
             attrs["sym_name"] = StringAttr(module.name)
-        a = " {" + ", ".join(format_entry(k, v) for k, v in sorted(attrs.items())) + "}" if attrs else ""
+        a = (
+            " {" + ", ".join(format_entry(k, v) for k, v in sorted(attrs.items())) + "}"
+            if attrs
+            else ""
+        )
         return f'"builtin.module"() ({{\n{body}\n}}){a} : () -> ()\n'
     head = "module"
     if module.name:
         head += f" @{format_symbol(module.name)}"
     if module.attributes:
-        head += " attributes {" + ", ".join(
-            format_entry(k, v) for k, v in sorted(module.attributes.items())
-        ) + "}"
+        head += (
+            " attributes {"
+            + ", ".join(format_entry(k, v) for k, v in sorted(module.attributes.items()))
+            + "}"
+        )
     return f"{head} {{\n{body}\n}}\n" if module.ops else f"{head} {{\n}}\n"
 
 
@@ -185,4 +192,4 @@ def show_attribute(a: Attribute) -> str:
     return str(a)
 
 
-__all__ = ["Printer", "print_module", "print_op", "Block"]
+__all__ = ["Block", "Printer", "print_module", "print_op"]

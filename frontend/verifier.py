@@ -50,44 +50,55 @@ def verify_op(op: Operation) -> None:
 
 
 def _verify_operands(op: Operation, spec: OpSpec) -> None:
-    if spec.needs_segments():
+    operands = op.operands
+    n = len(operands)
+    if spec.segmented:
         seg = op.attributes.get("operandSegmentSizes")
-        if not _valid_segments(seg, len(spec.operands), len(op.operands)):
-            raise fail(op, f"operandSegmentSizes must be array<i32: ...> with "
-                           f"{len(spec.operands)} sizes adding up to {len(op.operands)} operands")
+        if not _valid_segments(seg, len(spec.operands), n):
+            raise fail(
+                op,
+                f"operandSegmentSizes must be array<i32: ...> with "
+                f"{len(spec.operands)} sizes adding up to {n} operands",
+            )
     else:
-        fixed = sum(o.kind == SINGLE for o in spec.operands)
+        fixed = spec.single_operands
         flexible = len(spec.operands) - fixed
-        n = len(op.operands)
         optional_only = flexible == 1 and any(o.kind == OPTIONAL for o in spec.operands)
         if n < fixed or (flexible == 0 and n != fixed) or (optional_only and n > fixed + 1):
             raise fail(op, f"expected {fixed}{'+' if flexible else ''} operands, found {n}")
+    index = 0
     for o, size in zip(spec.operands, spec.segment_sizes(op)):
         if o.kind == SINGLE and size != 1:
             raise fail(op, f"operand group '{o.name}' needs exactly one value, found {size}")
         if o.kind == OPTIONAL and size > 1:
             raise fail(op, f"operand group '{o.name}' takes at most one value, found {size}")
-    groups = spec.group_operands(op)
-    index = 0
-    for o in spec.operands:
-        for v in groups[o.name]:
-            if not o.constraint.check(v.type):
-                raise fail(op, f"operand #{index} ('{o.name}') must be {o.constraint.description},"
-                               f" but got {v.type}")
+        check = o.constraint.check
+        for v in operands[index : index + size]:
+            if not check(v.type):
+                raise fail(
+                    op,
+                    f"operand #{index} ('{o.name}') must be {o.constraint.description},"
+                    f" but got {v.type}",
+                )
             index += 1
 
 
 def _verify_results(op: Operation, spec: OpSpec) -> None:
-    fixed = sum(r.kind == SINGLE for r in spec.results)
+    fixed = spec.single_results
     flexible = len(spec.results) - fixed
     n = len(op.results)
     if n < fixed or (not flexible and n != fixed):
         raise fail(op, f"requires {fixed} result{'s' if fixed != 1 else ''}, found {n}")
+    index, rest = 0, n - fixed
     for r in spec.results:
-        for v in spec.group_results(op)[r.name]:
-            if not r.constraint.check(v.type):
-                raise fail(op, f"result ('{r.name}') must be {r.constraint.description}, "
-                               f"but got {v.type}")
+        size = 1 if r.kind == SINGLE else rest
+        check = r.constraint.check
+        for v in op.results[index : index + size]:
+            if not check(v.type):
+                raise fail(
+                    op, f"result ('{r.name}') must be {r.constraint.description}, but got {v.type}"
+                )
+        index += size
 
 
 def _verify_attributes(op: Operation, spec: OpSpec) -> None:
@@ -98,8 +109,9 @@ def _verify_attributes(op: Operation, spec: OpSpec) -> None:
                 raise fail(op, f"requires attribute '{d.name}'")
             continue
         if not d.kind.check(a):
-            raise fail(op, f"attribute '{d.name}' failed to satisfy constraint: "
-                           f"{d.kind.description}")
+            raise fail(
+                op, f"attribute '{d.name}' failed to satisfy constraint: {d.kind.description}"
+            )
 
 
 def _verify_regions(op: Operation, spec: OpSpec) -> None:

@@ -50,18 +50,19 @@ class Statement:
 def statements(path: Path) -> list[Statement]:
     out = []
     for header, line, text in split_chunks(path)[1:]:
-        sid = re.search(r"^// STMT: (\S+)", header, re.M)
-        status = re.search(r"^// DOC-STATUS: (\S+)", header, re.M)
+        sid = re.search(r"^// STMT: (\S+)", header, re.MULTILINE)
+        status = re.search(r"^// DOC-STATUS: (\S+)", header, re.MULTILINE)
         if sid is None or status is None:
             continue
         accepted, verdicts = {}, {}
-        for m in re.finditer(r"^// mlir-opt-(\d+): (parse=(\w+) verify=(\w+).*)$", header, re.M):
+        for m in re.finditer(
+            r"^// mlir-opt-(\d+): (parse=(\w+) verify=(\w+).*)$", header, re.MULTILINE
+        ):
             accepted[int(m[1])] = m[3] == m[4] == "True"
             verdicts[int(m[1])] = m[2]
-        free = re.search(r"^// FREE-VALUES\(\d+\): (.*)$", header, re.M)
+        free = re.search(r"^// FREE-VALUES\(\d+\): (.*)$", header, re.MULTILINE)
         values = json.loads(free[1]) if free else {}
-        out.append(Statement(sid[1], status[1], accepted, verdicts, values, line,
-                             text.split("\n")))
+        out.append(Statement(sid[1], status[1], accepted, verdicts, values, line, text.split("\n")))
     return out
 
 

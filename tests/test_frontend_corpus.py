@@ -109,8 +109,8 @@ def test_non_valid_statement_is_rejected(stmt: Statement) -> None:
 def _snippets(status: str) -> list:
     out = []
     for header, line, text in _chunks("seed-examples.mlir"):
-        m = re.search(r"^// SNIPPET: (\S+)", header, re.M)
-        if m and re.search(rf"^// STATUS: {status}\b", header, re.M):
+        m = re.search(r"^// SNIPPET: (\S+)", header, re.MULTILINE)
+        if m and re.search(rf"^// STATUS: {status}\b", header, re.MULTILINE):
             out.append(pytest.param(m[1], line, text, id=m[1]))
     return out
 

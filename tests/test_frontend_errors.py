@@ -30,150 +30,440 @@ def fn(*body: str) -> str:
 
 
 _TRAIT = (
-    '{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>%s], '
+    "{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>%s], "
     'iterator_types = ["parallel", %s]}'
 )
 # (id, source, line, column or None, phrase of the message)
 CASES = [
     ("missing-comma", fn("%0 = arith.addf %s %s : f32"), 2, 22, "expected ','"),
-    ("unknown-op", fn("%0 = vector.frobnicate %a : vector<4x8xf32>"), 2, 8,
-     "unknown operation 'vector.frobnicate'"),
-    ("unknown-generic-op", fn('"foo.bar"(%a) : (vector<4x8xf32>) -> ()'), 2, 3,
-     "unknown operation 'foo.bar'"),
-    ("undefined-value", fn("%0 = arith.addf %s, %t : f32"), 2, 23,
-     "use of undeclared SSA value name '%t'"),
-    ("use-type-mismatch", fn('%0 = "arith.addf"(%s, %s) : (f32, f64) -> f32'), 2, 31,
-     "expects different type than prior uses: f64 vs f32"),
-    ("operand-types-differ", fn("%0 = arith.addf %a, %b : vector<4x8xf32>"), 2, 3,
-     "requires the same type for all operands and results"),
-    ("zero-dim-vector", fn("%0 = vector.broadcast %s : f32 to vector<0x4xf32>"), 2, 37,
-     "vector types must have positive constant sizes"),
-    ("grouped-scalable", fn("%0 = vector.broadcast %s : f32 to vector<[2x8]xf32>"), 2, 44,
-     "scalable dimension"),
-    ("bad-vector-element", fn("%0 = vector.broadcast %s : f32 to vector<4xmemref<f32>>"), 2, 46,
-     "vector elements must be integer, index or float"),
-    ("transpose-not-permutation",
-     fn("%0 = vector.transpose %a, [0, 0] : vector<4x8xf32> to vector<4x4xf32>"), 2, 3,
-     "not a permutation: [0, 0]"),
-    ("transpose-result", fn("%0 = vector.transpose %a, [1, 0] : vector<4x8xf32> to vector<4x8xf32>"),
-     2, 3, "does not match the transposed source type vector<8x4xf32>"),
-    ("shape-cast-count", fn("%0 = vector.shape_cast %a : vector<4x8xf32> to vector<30xf32>"), 2, 3,
-     "different number of elements"),
-    ("contract-map-count",
-     fn("%0 = vector.contract " + _TRAIT % ("", '"reduction"') + " %a, %b, %b"
-        " : vector<4x8xf32>, vector<8xf32> into vector<8xf32>"), 2, 3,
-     "expected an indexing map for each vector operand"),
-    ("contract-iterator-kind",
-     fn("%0 = vector.contract " + _TRAIT % (", affine_map<(i, j) -> (i)>", '"sideways"')
-        + " %a, %b, %s : vector<4x8xf32>, vector<8xf32> into f32"), 2, 23,
-     'iterator_types must be "parallel" or "reduction"'),
-    ("contract-map-outputs",
-     fn("%0 = vector.contract " + _TRAIT % (", affine_map<(i, j) -> (i)>", '"reduction"')
-        + " %a, %b, %s : vector<4x8xf32>, vector<8xf32> into f32"), 2, 3,
-     "expected indexing map 2 to have 0 number of outputs"),
-    ("broadcast-incompatible", fn("%0 = vector.broadcast %b : vector<8xf32> to vector<4x7xf32>"),
-     2, 3, "dimension mismatch (8 vs. 7)"),
-    ("mask-shape",
-     fn("%0 = vector.mask %mask { vector.reduction <add>, %b : vector<8xf32> into f32 }"
-        " : vector<4xi1> -> f32"), 2, 3, "expects a 'vector<8xi1>' mask"),
-    ("mask-not-maskable",
-     fn("%0 = vector.mask %mask { vector.transpose %a, [1, 0] : vector<4x8xf32> to "
-        "vector<8x4xf32> } : vector<4xi1> -> vector<8x4xf32>"), 2, 3,
-     "expects a MaskableOpInterface"),
-    ("transfer-map-not-projected",
-     fn("%0 = vector.transfer_read %m[%i, %i], %s {permutation_map = affine_map<(d0, d1) -> "
-        "(d0 + d1)>} : memref<?x?xf32>, vector<4xf32>"), 2, 3, "projected permutation_map"),
-    ("transfer-map-unknown-dim",
-     fn("%0 = vector.transfer_read %m[%i, %i], %s {permutation_map = affine_map<(d0, d1) -> "
-        "(d2)>} : memref<?x?xf32>, vector<4xf32>"), 2, 87,
-     "expected affine dimension, symbol or constant, found 'd2'"),
-    ("transfer-index-count", fn("%0 = vector.transfer_read %m[%i], %s : memref<?x?xf32>, "
-                                "vector<4xf32>"), 2, 3, "requires 2 indices"),
-    ("transfer-write-broadcast",
-     fn("vector.transfer_write %b, %m[%i, %i] {permutation_map = affine_map<(d0, d1) -> (0)>} "
-        ": vector<8xf32>, memref<?x?xf32>"), 2, 3, "should not have broadcast dimensions"),
-    ("extract-out-of-range", fn("%0 = vector.extract %a[4] : vector<8xf32> from vector<4x8xf32>"),
-     2, 3, "position attribute #1 to be a non-negative integer smaller than"),
-    ("extract-too-many-indices", fn("%0 = vector.extract %a[1, 2, 3] : f32 from vector<4x8xf32>"),
-     2, 3, "rank no greater than vector rank"),
-    ("load-index-count", fn("%0 = vector.load %m[%i] : memref<?x?xf32>, vector<8xf32>"), 2, 3,
-     "requires 2 indices"),
-    ("unterminated-region", "func.func @f(%s: f32) {\n  %0 = arith.addf %s, %s : f32\n", 3, 1,
-     "expected '}' to close region, found end of input"),
-    ("unbalanced-index-list", fn("%0 = vector.extract %a[1 : vector<8xf32> from vector<4x8xf32>"),
-     2, 28, "expected ',' or ']' in index list, found ':'"),
-    ("unclosed-vector-type", fn("%0 = vector.broadcast %s : f32 to vector<4x8xf32"), 3, 3,
-     "expected '>' to close vector type, found 'return'"),
-    ("dense-shape", fn("%0 = arith.constant dense<[1.0, 2.0, 3.0]> : vector<4xf32>"), 2, 29,
-     "expected 4 elements at this level, found 3"),
-    ("dense-int-for-float", fn("%0 = arith.constant dense<[1, 2]> : vector<2xf32>"), 2, 29,
-     "unexpected decimal integer literal for a floating point value"),
-    ("dense-int-range", fn("%0 = arith.constant dense<[1, 300]> : vector<2xi8>"), 2, 29,
-     "integer constant 300 out of range for type i8"),
+    (
+        "unknown-op",
+        fn("%0 = vector.frobnicate %a : vector<4x8xf32>"),
+        2,
+        8,
+        "unknown operation 'vector.frobnicate'",
+    ),
+    (
+        "unknown-generic-op",
+        fn('"foo.bar"(%a) : (vector<4x8xf32>) -> ()'),
+        2,
+        3,
+        "unknown operation 'foo.bar'",
+    ),
+    (
+        "undefined-value",
+        fn("%0 = arith.addf %s, %t : f32"),
+        2,
+        23,
+        "use of undeclared SSA value name '%t'",
+    ),
+    (
+        "use-type-mismatch",
+        fn('%0 = "arith.addf"(%s, %s) : (f32, f64) -> f32'),
+        2,
+        31,
+        "expects different type than prior uses: f64 vs f32",
+    ),
+    (
+        "operand-types-differ",
+        fn("%0 = arith.addf %a, %b : vector<4x8xf32>"),
+        2,
+        3,
+        "requires the same type for all operands and results",
+    ),
+    (
+        "zero-dim-vector",
+        fn("%0 = vector.broadcast %s : f32 to vector<0x4xf32>"),
+        2,
+        37,
+        "vector types must have positive constant sizes",
+    ),
+    (
+        "grouped-scalable",
+        fn("%0 = vector.broadcast %s : f32 to vector<[2x8]xf32>"),
+        2,
+        44,
+        "scalable dimension",
+    ),
+    (
+        "bad-vector-element",
+        fn("%0 = vector.broadcast %s : f32 to vector<4xmemref<f32>>"),
+        2,
+        46,
+        "vector elements must be integer, index or float",
+    ),
+    (
+        "transpose-not-permutation",
+        fn("%0 = vector.transpose %a, [0, 0] : vector<4x8xf32> to vector<4x4xf32>"),
+        2,
+        3,
+        "not a permutation: [0, 0]",
+    ),
+    (
+        "transpose-result",
+        fn("%0 = vector.transpose %a, [1, 0] : vector<4x8xf32> to vector<4x8xf32>"),
+        2,
+        3,
+        "does not match the transposed source type vector<8x4xf32>",
+    ),
+    (
+        "shape-cast-count",
+        fn("%0 = vector.shape_cast %a : vector<4x8xf32> to vector<30xf32>"),
+        2,
+        3,
+        "different number of elements",
+    ),
+    (
+        "contract-map-count",
+        fn(
+            "%0 = vector.contract " + _TRAIT % ("", '"reduction"') + " %a, %b, %b"
+            " : vector<4x8xf32>, vector<8xf32> into vector<8xf32>"
+        ),
+        2,
+        3,
+        "expected an indexing map for each vector operand",
+    ),
+    (
+        "contract-iterator-kind",
+        fn(
+            "%0 = vector.contract "
+            + _TRAIT % (", affine_map<(i, j) -> (i)>", '"sideways"')
+            + " %a, %b, %s : vector<4x8xf32>, vector<8xf32> into f32"
+        ),
+        2,
+        23,
+        'iterator_types must be "parallel" or "reduction"',
+    ),
+    (
+        "contract-map-outputs",
+        fn(
+            "%0 = vector.contract "
+            + _TRAIT % (", affine_map<(i, j) -> (i)>", '"reduction"')
+            + " %a, %b, %s : vector<4x8xf32>, vector<8xf32> into f32"
+        ),
+        2,
+        3,
+        "expected indexing map 2 to have 0 number of outputs",
+    ),
+    (
+        "broadcast-incompatible",
+        fn("%0 = vector.broadcast %b : vector<8xf32> to vector<4x7xf32>"),
+        2,
+        3,
+        "dimension mismatch (8 vs. 7)",
+    ),
+    (
+        "mask-shape",
+        fn(
+            "%0 = vector.mask %mask { vector.reduction <add>, %b : vector<8xf32> into f32 }"
+            " : vector<4xi1> -> f32"
+        ),
+        2,
+        3,
+        "expects a 'vector<8xi1>' mask",
+    ),
+    (
+        "mask-not-maskable",
+        fn(
+            "%0 = vector.mask %mask { vector.transpose %a, [1, 0] : vector<4x8xf32> to "
+            "vector<8x4xf32> } : vector<4xi1> -> vector<8x4xf32>"
+        ),
+        2,
+        3,
+        "expects a MaskableOpInterface",
+    ),
+    (
+        "transfer-map-not-projected",
+        fn(
+            "%0 = vector.transfer_read %m[%i, %i], %s {permutation_map = affine_map<(d0, d1) -> "
+            "(d0 + d1)>} : memref<?x?xf32>, vector<4xf32>"
+        ),
+        2,
+        3,
+        "projected permutation_map",
+    ),
+    (
+        "transfer-map-unknown-dim",
+        fn(
+            "%0 = vector.transfer_read %m[%i, %i], %s {permutation_map = affine_map<(d0, d1) -> "
+            "(d2)>} : memref<?x?xf32>, vector<4xf32>"
+        ),
+        2,
+        87,
+        "expected affine dimension, symbol or constant, found 'd2'",
+    ),
+    (
+        "transfer-index-count",
+        fn("%0 = vector.transfer_read %m[%i], %s : memref<?x?xf32>, vector<4xf32>"),
+        2,
+        3,
+        "requires 2 indices",
+    ),
+    (
+        "transfer-write-broadcast",
+        fn(
+            "vector.transfer_write %b, %m[%i, %i] {permutation_map = affine_map<(d0, d1) -> (0)>} "
+            ": vector<8xf32>, memref<?x?xf32>"
+        ),
+        2,
+        3,
+        "should not have broadcast dimensions",
+    ),
+    (
+        "extract-out-of-range",
+        fn("%0 = vector.extract %a[4] : vector<8xf32> from vector<4x8xf32>"),
+        2,
+        3,
+        "position attribute #1 to be a non-negative integer smaller than",
+    ),
+    (
+        "extract-too-many-indices",
+        fn("%0 = vector.extract %a[1, 2, 3] : f32 from vector<4x8xf32>"),
+        2,
+        3,
+        "rank no greater than vector rank",
+    ),
+    (
+        "load-index-count",
+        fn("%0 = vector.load %m[%i] : memref<?x?xf32>, vector<8xf32>"),
+        2,
+        3,
+        "requires 2 indices",
+    ),
+    (
+        "unterminated-region",
+        "func.func @f(%s: f32) {\n  %0 = arith.addf %s, %s : f32\n",
+        3,
+        1,
+        "expected '}' to close region, found end of input",
+    ),
+    (
+        "unbalanced-index-list",
+        fn("%0 = vector.extract %a[1 : vector<8xf32> from vector<4x8xf32>"),
+        2,
+        28,
+        "expected ',' or ']' in index list, found ':'",
+    ),
+    (
+        "unclosed-vector-type",
+        fn("%0 = vector.broadcast %s : f32 to vector<4x8xf32"),
+        3,
+        3,
+        "expected '>' to close vector type, found 'return'",
+    ),
+    (
+        "dense-shape",
+        fn("%0 = arith.constant dense<[1.0, 2.0, 3.0]> : vector<4xf32>"),
+        2,
+        29,
+        "expected 4 elements at this level, found 3",
+    ),
+    (
+        "dense-int-for-float",
+        fn("%0 = arith.constant dense<[1, 2]> : vector<2xf32>"),
+        2,
+        29,
+        "unexpected decimal integer literal for a floating point value",
+    ),
+    (
+        "dense-int-range",
+        fn("%0 = arith.constant dense<[1, 300]> : vector<2xi8>"),
+        2,
+        29,
+        "integer constant 300 out of range for type i8",
+    ),
     ("int-range", fn("%0 = arith.constant 300 : i8"), 2, 23, "out of range for type i8"),
-    ("decimal-float", fn("%0 = arith.constant 42 : f32"), 2, 23,
-     "unexpected decimal integer literal for a floating point value"),
-    ("hex-float-minus", fn("%0 = arith.constant -0x7F : f32"), 2, 23,
-     "hexadecimal float literal should not have a leading minus"),
-    ("hex-float-range", fn("%0 = arith.constant 0x7FC000001 : f32"), 2, 23,
-     "hexadecimal float constant out of range"),
-    ("huge-int-width", fn("%0 = arith.constant 1 : i99999999"), 2, 28,
-     "integer bitwidth is limited to 16777215 bits"),
-    ("duplicate-ssa-name", fn("%0 = arith.addf %s, %s : f32", "%0 = arith.mulf %s, %s : f32"),
-     3, 3, "redefinition of SSA value '%0'"),
-    ("duplicate-argument", "func.func @f(%s: f32, %s: f32) {\n  return\n}\n", 1, 23,
-     "redefinition of SSA value '%s'"),
-    ("return-types", "func.func @f(%s: f32) -> f64 {\n  return %s : f32\n}\n", 2, 3,
-     "enclosing function returns (f64)"),
-    ("missing-terminator", "func.func @f(%s: f32) {\n  %0 = arith.addf %s, %s : f32\n}\n", 2, 3,
-     "block must end with a terminator operation"),
-    ("undefined-alias", fn("%0 = vector.contract #trait %a, %b, %s : vector<4x8xf32>, "
-                           "vector<8xf32> into f32"), 2, 24, "undefined attribute alias #trait"),
-    ("redefined-alias", "#m = affine_map<(d0) -> (d0)>\n#m = affine_map<(d0) -> (d0)>\n", 2, 1,
-     "redefinition of alias #m"),
-    ("unknown-combining-kind", fn("%0 = vector.reduction <avg>, %b : vector<8xf32> into f32"), 2,
-     26, "expected #vector.kind value"),
-    ("kind-for-element-type", fn("%0 = vector.reduction <xor>, %b : vector<8xf32> into f32"), 2, 3,
-     "unsupported reduction type 'f32' for kind 'xor'"),
-    ("multi-reduction-dims",
-     fn("%0 = vector.multi_reduction <add>, %a, %b [2] : vector<4x8xf32> to vector<8xf32>"), 2, 3,
-     "reduction dimensions must be distinct and within the source rank"),
-    ("shuffle-mask-range", fn("%0 = vector.shuffle %b, %b [0, 16] : vector<8xf32>, vector<8xf32>"),
-     2, 3, "mask index #16 out of range"),
-    ("insert-source-type", fn("%0 = vector.insert %s, %a[1] : f32 into vector<4x8xf32>"), 2, 3,
-     "expected source type vector<8xf32>"),
-    ("strided-slice-bounds",
-     fn("%0 = vector.extract_strided_slice %a {offsets = [2], sizes = [4], strides = [1]} : "
-        "vector<4x8xf32> to vector<4x8xf32>"), 2, 3, "within the source dimension 4"),
-    ("bitcast-width", fn("%0 = vector.bitcast %b : vector<8xf32> to vector<3xf64>"), 2, 3,
-     "bitwidth of the minor 1-D vectors must be equal"),
-    ("from-elements-count", fn("%0 = vector.from_elements %s, %s : vector<3xf32>"), 2, 3,
-     "expected 3 operands, found 2"),
-    ("result-name-count", fn("%0, %1 = arith.addf %s, %s : f32"), 2, 3,
-     "defines 1 results but 2 names were given"),
-    ("generic-operand-count", fn('%0 = "arith.addf"(%s) : (f32, f32) -> f32'), 2, 27,
-     "has 1 operands but its type lists 2"),
-    ("generic-missing-type", fn('%0 = "arith.addf"(%s, %s)'), 3, 3,
-     "expected ':' and the operation's function type"),
+    (
+        "decimal-float",
+        fn("%0 = arith.constant 42 : f32"),
+        2,
+        23,
+        "unexpected decimal integer literal for a floating point value",
+    ),
+    (
+        "hex-float-minus",
+        fn("%0 = arith.constant -0x7F : f32"),
+        2,
+        23,
+        "hexadecimal float literal should not have a leading minus",
+    ),
+    (
+        "hex-float-range",
+        fn("%0 = arith.constant 0x7FC000001 : f32"),
+        2,
+        23,
+        "hexadecimal float constant out of range",
+    ),
+    (
+        "huge-int-width",
+        fn("%0 = arith.constant 1 : i99999999"),
+        2,
+        28,
+        "integer bitwidth is limited to 16777215 bits",
+    ),
+    (
+        "duplicate-ssa-name",
+        fn("%0 = arith.addf %s, %s : f32", "%0 = arith.mulf %s, %s : f32"),
+        3,
+        3,
+        "redefinition of SSA value '%0'",
+    ),
+    (
+        "duplicate-argument",
+        "func.func @f(%s: f32, %s: f32) {\n  return\n}\n",
+        1,
+        23,
+        "redefinition of SSA value '%s'",
+    ),
+    (
+        "return-types",
+        "func.func @f(%s: f32) -> f64 {\n  return %s : f32\n}\n",
+        2,
+        3,
+        "enclosing function returns (f64)",
+    ),
+    (
+        "missing-terminator",
+        "func.func @f(%s: f32) {\n  %0 = arith.addf %s, %s : f32\n}\n",
+        2,
+        3,
+        "block must end with a terminator operation",
+    ),
+    (
+        "undefined-alias",
+        fn("%0 = vector.contract #trait %a, %b, %s : vector<4x8xf32>, vector<8xf32> into f32"),
+        2,
+        24,
+        "undefined attribute alias #trait",
+    ),
+    (
+        "redefined-alias",
+        "#m = affine_map<(d0) -> (d0)>\n#m = affine_map<(d0) -> (d0)>\n",
+        2,
+        1,
+        "redefinition of alias #m",
+    ),
+    (
+        "unknown-combining-kind",
+        fn("%0 = vector.reduction <avg>, %b : vector<8xf32> into f32"),
+        2,
+        26,
+        "expected #vector.kind value",
+    ),
+    (
+        "kind-for-element-type",
+        fn("%0 = vector.reduction <xor>, %b : vector<8xf32> into f32"),
+        2,
+        3,
+        "unsupported reduction type 'f32' for kind 'xor'",
+    ),
+    (
+        "multi-reduction-dims",
+        fn("%0 = vector.multi_reduction <add>, %a, %b [2] : vector<4x8xf32> to vector<8xf32>"),
+        2,
+        3,
+        "reduction dimensions must be distinct and within the source rank",
+    ),
+    (
+        "shuffle-mask-range",
+        fn("%0 = vector.shuffle %b, %b [0, 16] : vector<8xf32>, vector<8xf32>"),
+        2,
+        3,
+        "mask index #16 out of range",
+    ),
+    (
+        "insert-source-type",
+        fn("%0 = vector.insert %s, %a[1] : f32 into vector<4x8xf32>"),
+        2,
+        3,
+        "expected source type vector<8xf32>",
+    ),
+    (
+        "strided-slice-bounds",
+        fn(
+            "%0 = vector.extract_strided_slice %a {offsets = [2], sizes = [4], strides = [1]} : "
+            "vector<4x8xf32> to vector<4x8xf32>"
+        ),
+        2,
+        3,
+        "within the source dimension 4",
+    ),
+    (
+        "bitcast-width",
+        fn("%0 = vector.bitcast %b : vector<8xf32> to vector<3xf64>"),
+        2,
+        3,
+        "bitwidth of the minor 1-D vectors must be equal",
+    ),
+    (
+        "from-elements-count",
+        fn("%0 = vector.from_elements %s, %s : vector<3xf32>"),
+        2,
+        3,
+        "expected 3 operands, found 2",
+    ),
+    (
+        "result-name-count",
+        fn("%0, %1 = arith.addf %s, %s : f32"),
+        2,
+        3,
+        "defines 1 results but 2 names were given",
+    ),
+    (
+        "generic-operand-count",
+        fn('%0 = "arith.addf"(%s) : (f32, f32) -> f32'),
+        2,
+        27,
+        "has 1 operands but its type lists 2",
+    ),
+    (
+        "generic-missing-type",
+        fn('%0 = "arith.addf"(%s, %s)'),
+        3,
+        3,
+        "expected ':' and the operation's function type",
+    ),
     ("unterminated-string", fn('vector.print str "hello'), 2, 20, "unterminated string literal"),
     ("result-index", fn("%0 = arith.addf %s#1, %s : f32"), 2, 19, "'#1' is out of range"),
-    ("scf-for-yield-type",
-     "func.func @f(%i: index, %s: f32) {\n  %0 = scf.for %k = %i to %i step %i iter_args("
-     "%x = %s) -> (f64) {\n    scf.yield %x : f32\n  }\n  return\n}\n", 3, 20,
-     "use of value '%x' expects different type than prior uses: f32 vs f64"),
-    ("top-level-op", "%0 = arith.constant 1.0 : f32\n", 1, 1,
-     "only functions and globals may appear at the top level"),
-    ("unknown-callee", fn("func.call @nowhere() : () -> ()"), 2, 3,
-     "'nowhere' does not reference a valid function"),
+    (
+        "scf-for-yield-type",
+        (
+            "func.func @f(%i: index, %s: f32) {\n  %0 = scf.for %k = %i to %i step %i iter_args("
+            "%x = %s) -> (f64) {\n    scf.yield %x : f32\n  }\n  return\n}\n"
+        ),
+        3,
+        20,
+        "use of value '%x' expects different type than prior uses: f32 vs f64",
+    ),
+    (
+        "top-level-op",
+        "%0 = arith.constant 1.0 : f32\n",
+        1,
+        1,
+        "only functions and globals may appear at the top level",
+    ),
+    (
+        "unknown-callee",
+        fn("func.call @nowhere() : () -> ()"),
+        2,
+        3,
+        "'nowhere' does not reference a valid function",
+    ),
     ("garbage", "@@@", 1, 1, "expected operation name, found '@@@'"),
     # Where Python's recursion limit strikes depends on the caller's stack: no column.
-    ("deep-nesting", f"func.func @f(%a: {'tuple<' * 3000}f32{'>' * 3000}) {{\n}}\n", 1, None,
-     "input nests too deeply"),
+    (
+        "deep-nesting",
+        f"func.func @f(%a: {'tuple<' * 3000}f32{'>' * 3000}) {{\n}}\n",
+        1,
+        None,
+        "input nests too deeply",
+    ),
 ]
 
 
-@pytest.mark.parametrize("source, line, col, phrase", [c[1:] for c in CASES],
-                         ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    "source, line, col, phrase", [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
 def test_error_points_at_the_culprit(source: str, line: int, col: int | None, phrase: str) -> None:
     with pytest.raises(MLIRError) as info:
         parse(source, "bad.mlir")
@@ -191,10 +481,12 @@ def test_there_are_enough_cases() -> None:
     assert len(CASES) >= 30 and len({c[0] for c in CASES}) == len(CASES)
 
 
-@pytest.mark.parametrize("source, line, col, phrase", [c[1:] for c in CASES[::4]],
-                         ids=[c[0] for c in CASES[::4]])
-def test_cli_prints_the_diagnostic(tmp_path, capsys, source: str, line: int, col: int,
-                                   phrase: str) -> None:
+@pytest.mark.parametrize(
+    "source, line, col, phrase", [c[1:] for c in CASES[::4]], ids=[c[0] for c in CASES[::4]]
+)
+def test_cli_prints_the_diagnostic(
+    tmp_path, capsys, source: str, line: int, col: int, phrase: str
+) -> None:
     path = tmp_path / "bad.mlir"
     path.write_text(source)
     assert main(["parse", str(path)]) == 1
@@ -210,11 +502,13 @@ def test_cli_in_a_subprocess(tmp_path) -> None:
     good = tmp_path / "good.mlir"
     good.write_text(fn("%0 = vector.shape_cast %a : vector<4x8xf32> to vector<32xf32>"))
     cmd = [sys.executable, "-m", "eqsat.cli", "parse"]
-    proc = subprocess.run([*cmd, str(bad)], capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run([*cmd, str(bad)], capture_output=True, text=True, cwd=ROOT, check=False)
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr.startswith(f"{bad}:2:3: error: 'vector.shape_cast' op has different")
     assert "Traceback" not in proc.stderr
-    proc = subprocess.run([*cmd, str(good), "--generic"], capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(
+        [*cmd, str(good), "--generic"], capture_output=True, text=True, cwd=ROOT, check=False
+    )
     assert proc.returncode == 0, proc.stderr
     assert '"vector.shape_cast"(%arg0)' in proc.stdout
 
@@ -228,16 +522,18 @@ def test_cli_missing_file(tmp_path, capsys) -> None:
 # -- fuzzing: mutated valid text raises MLIRError or parses; nothing else --------------------
 def _seed_texts() -> list[str]:
     texts = [c[1] for c in CASES[:3]]
-    texts.append(fn(
-        "%0 = vector.transfer_read %m[%i, %i], %s {in_bounds = [true]} : memref<?x?xf32>, "
-        "vector<4xf32>",
-        "%1 = vector.contract {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) "
-        '-> (j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"], '
-        "kind = #vector.kind<add>} %a, %b, %0 : vector<4x8xf32>, vector<8xf32> into vector<4xf32>",
-        "%2 = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : vector<2x2xf32>",
-        "%3 = vector.mask %mask { vector.transfer_read %m[%i, %i], %s : memref<?x?xf32>, "
-        "vector<4xf32> } : vector<4xi1> -> vector<4xf32>",
-    ))
+    texts.append(
+        fn(
+            "%0 = vector.transfer_read %m[%i, %i], %s {in_bounds = [true]} : memref<?x?xf32>, "
+            "vector<4xf32>",
+            "%1 = vector.contract {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) "
+            '-> (j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"], '
+            "kind = #vector.kind<add>} %a, %b, %0 : vector<4x8xf32>, vector<8xf32> into vector<4xf32>",
+            "%2 = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : vector<2x2xf32>",
+            "%3 = vector.mask %mask { vector.transfer_read %m[%i, %i], %s : memref<?x?xf32>, "
+            "vector<4xf32> } : vector<4xi1> -> vector<4xf32>",
+        )
+    )
     shared = shared_dir()
     if shared is not None:
         path = shared / "corpus" / "seed-valid-mlir22.mlir"
@@ -248,7 +544,7 @@ def _seed_texts() -> list[str]:
 
 
 TEXTS = _seed_texts()
-PIECES = list("%#@^<>()[]{},:=x0-?.\"\n ") + ["vector<", "->", "f32", "[0]", "%0", "dense<", "}"]
+PIECES = list('%#@^<>()[]{},:=x0-?."\n ') + ["vector<", "->", "f32", "[0]", "%0", "dense<", "}"]
 
 
 @st.composite
@@ -269,8 +565,9 @@ def mutated(draw: st.DrawFn) -> str:
     return text
 
 
-@settings(max_examples=200, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(mutated())
 def test_fuzzed_input_raises_only_mlir_errors(text: str) -> None:
     try:
@@ -280,3 +577,24 @@ def test_fuzzed_input_raises_only_mlir_errors(text: str) -> None:
         return
     printed = print_module(module)
     assert print_module(parse(printed)) == printed
+
+
+def _outcome(text: str) -> str:
+    try:
+        return print_module(parse(text, "same.mlir"), generic=True)
+    except MLIRError as e:
+        return f"error: {e}"
+
+
+SAME = [pytest.param(c[1], id=c[0]) for c in CASES[:-1]]
+SAME += [pytest.param(t, id=f"valid-{i}") for i, t in enumerate(TEXTS)]
+
+
+@pytest.mark.parametrize("source", SAME)
+def test_fast_and_general_paths_agree(monkeypatch, source: str) -> None:
+    """``frontend.fastpath`` builds the same op, or gives the same diagnostic, as the format."""
+    import frontend.parser
+
+    fast = _outcome(source)
+    monkeypatch.setattr(frontend.parser, "FAST_PATH", False)
+    assert _outcome(source) == fast

@@ -30,6 +30,9 @@ def _dense_i64(a: Attribute) -> bool:
 
 
 def _parse_i64_list(p: Any) -> DenseArrayAttr:
+    common = p.try_int_list()  # the usual spelling, in one match
+    if common is not None:
+        return DenseArrayAttr("i64", common)
     p.expect_punct("[", "to open integer list")
     values: list[int] = []
     if not p.try_punct("]"):
@@ -55,6 +58,7 @@ I64_LIST = AttrKind(
     parse=_parse_i64_list,
     show=lambda a: "[" + ", ".join(map(str, a.values)) + "]",  # type: ignore[attr-defined]
     build=lambda x: DenseArrayAttr("i64", _int_values(x)),
+    pattern=r"\[[^\[\]]*\]",
 )
 
 
@@ -95,6 +99,7 @@ def enum_kind(mnemonic: str) -> AttrKind:
         show=lambda a: f"<{a.value}>",  # type: ignore[attr-defined]
         build=lambda x: EnumAttr(mnemonic, _enum_value(mnemonic, x)),
         enum=mnemonic,
+        pattern=r"<[^<>]*>",
     )
 
 
@@ -124,6 +129,7 @@ I64 = AttrKind(
     parse=_parse_int,
     show=lambda a: str(a.value),  # type: ignore[attr-defined]
     build=lambda x: IntegerAttr(_int_values([x])[0], i64),
+    pattern=r"-?\d+",
 )
 I32 = AttrKind(
     "32-bit signless integer attribute",
@@ -196,7 +202,7 @@ ITERATOR_ARRAY = AttrKind(
 
 def _type_attr(x: Any) -> TypeAttr:
     if not isinstance(x, Type):
-        raise ValueError("expected a type")
+        raise TypeError("expected a type")
     return TypeAttr(x)
 
 
@@ -240,4 +246,5 @@ def predicate_kind(names: tuple[str, ...]) -> AttrKind:
         parse=parse,
         show=lambda a: names[a.value],  # type: ignore[attr-defined]
         build=lambda x: IntegerAttr(names.index(x), i64),
+        pattern=r"[A-Za-z_]\w*",
     )

@@ -128,6 +128,9 @@ class AttrKind:
     show: Callable[[Attribute], str] | None = None
     enum: str | None = None  # the mnemonic of an enum kind (``vector.kind``)
     build: Callable[[Any], Attribute] | None = None
+    # A regular expression covering the custom spelling (no nesting), for the parser's fast
+    # path (``frontend.fastpath``); ``parse`` still reads the text it matched.
+    pattern: str | None = None
 
     def convert(self, value: Any) -> Attribute:
         """``value`` as an attribute of this kind; ValueError when it cannot be one."""
@@ -207,6 +210,41 @@ class OpSpec:
     since: int = 0  # MLIR versions: removed in MLIR 22 ops carry until=21
     until: int = 99
     compiled_format: Any = field(default=None, repr=False)
+    # Derived from the fields above once, for the lookups the parser and verifier do per op.
+    roles: dict[str, str] = field(init=False, repr=False, compare=False)
+    operand_kinds: dict[str, str] = field(init=False, repr=False, compare=False)
+    result_kinds: dict[str, str] = field(init=False, repr=False, compare=False)
+    attr_index: dict[str, Attr] = field(init=False, repr=False, compare=False)
+    defaults: tuple[tuple[str, Attribute], ...] = field(init=False, repr=False, compare=False)
+    segmented: bool = field(init=False, repr=False, compare=False)
+    single_operands: int = field(init=False, repr=False, compare=False)
+    single_results: int = field(init=False, repr=False, compare=False)
+    positions: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.operand_kinds = {o.name: o.kind for o in self.operands}
+        self.result_kinds = {r.name: r.kind for r in self.results}
+        self.attr_index = {a.name: a for a in self.attrs}
+        # A name in the format is an operand before a result before a region before an attr.
+        self.roles = {a.name: "attr" for a in self.attrs}
+        self.roles.update({name: "region" for name in self.regions})
+        self.roles.update({name: "result" for name in self.result_kinds})
+        self.roles.update({name: "operand" for name in self.operand_kinds})
+        self.defaults = tuple((a.name, a.default) for a in self.attrs if a.default is not None)
+        self.segmented = sum(o.kind != SINGLE for o in self.operands) > 1
+        self.single_operands = sum(o.kind == SINGLE for o in self.operands)
+        self.single_results = sum(r.kind == SINGLE for r in self.results)
+        # Single operands before the (at most one) flexible group sit at a fixed index, those
+        # after it at a fixed distance from the end (negative index).
+        self.positions = {}
+        if not self.segmented:
+            n = len(self.operands)
+            flexible = next((i for i, o in enumerate(self.operands) if o.kind != SINGLE), n)
+            for i, o in enumerate(self.operands):
+                if i < flexible:
+                    self.positions[o.name] = i
+                elif i > flexible:
+                    self.positions[o.name] = i - n
 
     @property
     def dialect(self) -> str:
@@ -220,11 +258,25 @@ class OpSpec:
         return trait in self.traits
 
     def attr_def(self, name: str) -> Attr | None:
-        return next((a for a in self.attrs if a.name == name), None)
+        return self.attr_index.get(name)
 
     def needs_segments(self) -> bool:
         """More than one optional/variadic operand group: MLIR stores explicit sizes."""
-        return sum(o.kind != SINGLE for o in self.operands) > 1
+        return self.segmented
+
+    def operand_span(self, op: Operation, name: str) -> tuple[int, int]:
+        """Where group ``name`` sits in ``op.operands``: (first index, size); (0, 0) if absent."""
+        if not self.segmented:
+            pos = self.positions.get(name)
+            if pos is not None:  # a single operand at a fixed place, counted from either end
+                start = pos if pos >= 0 else len(op.operands) + pos
+                return (start, 1) if 0 <= start < len(op.operands) else (0, 0)
+        start = 0
+        for o, size in zip(self.operands, self.segment_sizes(op)):
+            if o.name == name:
+                return start, size
+            start += size
+        return 0, 0
 
     def group_operands(self, op: Operation) -> dict[str, list[Value]]:
         sizes = self.segment_sizes(op)
@@ -236,18 +288,15 @@ class OpSpec:
         return out
 
     def segment_sizes(self, op: Operation) -> list[int]:
-        if self.needs_segments():
+        if self.segmented:
             seg = op.attributes.get("operandSegmentSizes")
             if _valid_segments(seg, len(self.operands), len(op.operands)):
                 return list(seg.values)  # type: ignore[union-attr]
-        flexible = [o for o in self.operands if o.kind != SINGLE]
-        fixed = len(self.operands) - len(flexible)
-        rest = len(op.operands) - fixed
+        rest = len(op.operands) - self.single_operands
         return [1 if o.kind == SINGLE else rest for o in self.operands]
 
     def group_results(self, op: Operation) -> dict[str, list[Value]]:
-        fixed = sum(r.kind == SINGLE for r in self.results)
-        rest = len(op.results) - fixed
+        rest = len(op.results) - self.single_results
         out: dict[str, list[Value]] = {}
         i = 0
         for r in self.results:

@@ -87,7 +87,7 @@ def _i1(shape: tuple[int, ...], scalable: tuple[bool, ...] = ()) -> VectorType:
     return VectorType(tuple(shape), i1, tuple(scalable))
 
 
-def mask_like_operand(name: str):  # noqa: ANN201 - returns a mask_type function
+def mask_like_operand(name: str):
     """The mask has the shape of operand ``name`` (reduction, multi_reduction)."""
 
     def mask_type(op: Operation) -> VectorType:
