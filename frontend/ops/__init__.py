@@ -19,7 +19,16 @@ def _load() -> None:
     if _loaded:
         return
     _loaded = True
-    from frontend.ops import arith, builtin, func, math, memref, scf, vector  # noqa: F401
+    from frontend.ops import (  # noqa: F401
+        arith,
+        builtin,
+        func,
+        math,
+        memref,
+        scf,
+        vector,
+        vector_memory,
+    )
 
 
 def lookup(name: str) -> OpSpec | None:

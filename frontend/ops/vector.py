@@ -1,4 +1,5 @@
-"""The ``vector`` dialect: all 43 ops of the seed documentation (seed 000, "Operations").
+"""The ``vector`` dialect: the 43 ops of the seed documentation (seed 000, "Operations");
+the memory ops among them are in ``frontend.ops.vector_memory``.
 
 Each spec carries the assembly format verbatim from the seed (or MLIR 22 where the seed is
 wrong, see SEED-INVENTORY §6), the result-type rule, the verifier and the numpy semantics
@@ -8,11 +9,8 @@ wrong, see SEED-INVENTORY §6), the result-type rule, the verifier and the numpy
 from __future__ import annotations
 
 from frontend.ops import register
-from frontend.ops.common import fail
 from frontend.ops.kinds import (
-    AFFINE_MAP,
     BOOL,
-    BOOL_ARRAY,
     COMBINING_KIND,
     FASTMATH,
     I32,
@@ -32,16 +30,12 @@ from frontend.ops.spec import (
     INT_OR_INDEX,
     MASK,
     MASKABLE,
-    MEMREF,
     OPTIONAL,
     PRINTS,
     PURE,
-    READS,
-    SHAPED,
     TERMINATOR,
     VARIADIC,
     VECTOR,
-    WRITES,
     Attr,
     Operand,
     OpSpec,
@@ -55,14 +49,12 @@ from frontend.ops import vector_shapes as vs
 from frontend.ops import vector_verify as vv
 from frontend.ops.runtime import forward
 from frontend.ops.vector_syntax import (
-    complete_transfer,
-    implicit_transfer,
     parse_contract,
     parse_mask,
     print_contract,
     print_mask,
 )
-from frontend.types import IndexType, TensorType, VectorType, index
+from frontend.types import IndexType, VectorType, index
 
 ADD = EnumAttr("vector.kind", "add")
 NEWLINE = EnumAttr("vector.punctuation", "newline")
@@ -108,21 +100,6 @@ register(
         format=_fmt_to("source", "vector"),
         verify=vv.broadcast,
         eval=ve.broadcast,
-    ),
-    OpSpec(
-        "vector.compressstore",
-        "Writes elements selectively from a vector as defined by a mask",
-        operands=(
-            Operand("base", MEMREF),
-            Operand("indices", INDEX, VARIADIC),
-            Operand("mask", MASK),
-            Operand("valueToStore", FIXED_VECTOR),
-        ),
-        traits=frozenset({WRITES}),
-        format="$base `[` $indices `]` `,` $mask `,` $valueToStore attr-dict `:` "
-        "type($base) `,` type($mask) `,` type($valueToStore)",
-        verify=vv.masked_memory("valueToStore"),
-        eval=ve.compressstore,
     ),
     OpSpec(
         "vector.constant_mask",
@@ -171,22 +148,6 @@ register(
         format="$source attr-dict `:` type($source) `->` type($res1)",
         infer=vs.deinterleave,
         eval=ve.deinterleave,
-    ),
-    OpSpec(
-        "vector.expandload",
-        "Reads elements from memory and spreads them into a vector as defined by a mask",
-        operands=(
-            Operand("base", MEMREF),
-            Operand("indices", INDEX, VARIADIC),
-            Operand("mask", MASK),
-            Operand("pass_thru", FIXED_VECTOR),
-        ),
-        results=(Result("result", FIXED_VECTOR),),
-        traits=frozenset({READS}),
-        format="$base `[` $indices `]` `,` $mask `,` $pass_thru attr-dict `:` type($base) `,` "
-        "type($mask) `,` type($pass_thru) `into` type($result)",
-        verify=vv.masked_memory("result"),
-        eval=ve.expandload,
     ),
     OpSpec(
         "vector.extractelement",
@@ -263,24 +224,6 @@ register(
         eval=ve.from_elements,
     ),
     OpSpec(
-        "vector.gather",
-        "Gathers elements from memory into a vector as defined by an index vector and a mask",
-        operands=(
-            Operand("base", SHAPED),
-            Operand("indices", INDEX, VARIADIC),
-            Operand("index_vec", VECTOR),
-            Operand("mask", MASK),
-            Operand("pass_thru", VECTOR),
-        ),
-        results=(Result("result", VECTOR),),
-        traits=frozenset({READS, MASKABLE}),
-        format="$base `[` $indices `]` `[` $index_vec `]` `,` $mask `,` $pass_thru attr-dict "
-        "`:` type($base) `,` type($index_vec) `,` type($mask) `,` type($pass_thru) "
-        "`into` type($result)",
-        verify=vv.gather_scatter("result"),
-        eval=ve.gather,
-    ),
-    OpSpec(
         "vector.insertelement",
         "Insertelement operation",
         operands=(
@@ -337,17 +280,6 @@ register(
         eval=ve.interleave,
     ),
     OpSpec(
-        "vector.load",
-        "Reads an n-D slice of memory into an n-D vector",
-        operands=(Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC)),
-        results=(Result("result", VECTOR),),
-        attrs=(Attr("nontemporal", BOOL, optional=True),),
-        traits=frozenset({READS}),
-        format="$base `[` $indices `]` attr-dict `:` type($base) `,` type($result)",
-        verify=vv.load_store("result"),
-        eval=ve.load,
-    ),
-    OpSpec(
         "vector.mask",
         "Predicates a maskable vector operation",
         operands=(Operand("mask", MASK), Operand("passthru", ANY, OPTIONAL)),
@@ -357,37 +289,6 @@ register(
         print=print_mask,
         verify=vv.mask,
         eval=ve.mask,
-    ),
-    OpSpec(
-        "vector.maskedload",
-        "Loads elements from memory into a vector as defined by a mask vector",
-        operands=(
-            Operand("base", MEMREF),
-            Operand("indices", INDEX, VARIADIC),
-            Operand("mask", MASK),
-            Operand("pass_thru", VECTOR),
-        ),
-        results=(Result("result", VECTOR),),
-        traits=frozenset({READS}),
-        format="$base `[` $indices `]` `,` $mask `,` $pass_thru attr-dict `:` type($base) `,` "
-        "type($mask) `,` type($pass_thru) `into` type($result)",
-        verify=vv.masked_memory("result"),
-        eval=ve.maskedload,
-    ),
-    OpSpec(
-        "vector.maskedstore",
-        "Stores elements from a vector into memory as defined by a mask vector",
-        operands=(
-            Operand("base", MEMREF),
-            Operand("indices", INDEX, VARIADIC),
-            Operand("mask", MASK),
-            Operand("valueToStore", VECTOR),
-        ),
-        traits=frozenset({WRITES}),
-        format="$base `[` $indices `]` `,` $mask `,` $valueToStore attr-dict `:` "
-        "type($base) `,` type($mask) `,` type($valueToStore)",
-        verify=vv.masked_memory("valueToStore"),
-        eval=ve.maskedstore,
     ),
     OpSpec(
         "vector.matrix_multiply",
@@ -492,22 +393,6 @@ register(
         eval=ve.scan,
     ),
     OpSpec(
-        "vector.scatter",
-        "Scatters elements from a vector into memory as defined by an index vector and a mask",
-        operands=(
-            Operand("base", MEMREF),
-            Operand("indices", INDEX, VARIADIC),
-            Operand("index_vec", VECTOR),
-            Operand("mask", MASK),
-            Operand("valueToStore", VECTOR),
-        ),
-        traits=frozenset({WRITES}),
-        format="$base `[` $indices `]` `[` $index_vec `]` `,` $mask `,` $valueToStore attr-dict "
-        "`:` type($base) `,` type($index_vec) `,` type($mask) `,` type($valueToStore)",
-        verify=vv.gather_scatter("valueToStore"),
-        eval=ve.scatter,
-    ),
-    OpSpec(
         "vector.shape_cast",
         "Shape_cast casts between vector shapes",
         operands=(Operand("source", VECTOR),),
@@ -550,62 +435,6 @@ register(
         eval=ve.step,
     ),
     OpSpec(
-        "vector.store",
-        "Writes an n-D vector to an n-D slice of memory",
-        operands=(
-            Operand("valueToStore", VECTOR),
-            Operand("base", MEMREF),
-            Operand("indices", INDEX, VARIADIC),
-        ),
-        attrs=(Attr("nontemporal", BOOL, optional=True),),
-        traits=frozenset({WRITES}),
-        format="$valueToStore `,` $base `[` $indices `]` attr-dict `:` type($base) `,` "
-        "type($valueToStore)",
-        verify=vv.load_store("valueToStore"),
-        eval=ve.store,
-    ),
-    OpSpec(
-        "vector.transfer_read",
-        "Reads a supervector from memory into an SSA vector value",
-        operands=(
-            Operand("source", SHAPED),
-            Operand("indices", INDEX, VARIADIC),
-            Operand("padding", ANY),
-            Operand("mask", MASK, OPTIONAL),
-        ),
-        results=(Result("vector", VECTOR),),
-        attrs=(Attr("permutation_map", AFFINE_MAP), Attr("in_bounds", BOOL_ARRAY)),
-        traits=frozenset({READS, MASKABLE}),
-        format="$source `[` $indices `]` `,` $padding (`,` $mask^)? attr-dict `:` "
-        "type($source) `,` type($vector)",
-        complete=complete_transfer,
-        implicit=implicit_transfer,
-        verify=vv.transfer,
-        mask_type=vs.transfer_mask,
-        eval=ve.transfer_read,
-    ),
-    OpSpec(
-        "vector.transfer_write",
-        "The vector.transfer_write op writes a supervector to memory",
-        operands=(
-            Operand("vector", VECTOR),
-            Operand("source", SHAPED),
-            Operand("indices", INDEX, VARIADIC),
-            Operand("mask", MASK, OPTIONAL),
-        ),
-        results=(Result("result", ANY, OPTIONAL),),
-        attrs=(Attr("permutation_map", AFFINE_MAP), Attr("in_bounds", BOOL_ARRAY)),
-        traits=frozenset({WRITES, MASKABLE}),
-        format="$vector `,` $source `[` $indices `]` (`,` $mask^)? attr-dict `:` "
-        "type($vector) `,` type($source)",
-        infer=lambda op: [t] if isinstance(t := op.operand("source").type, TensorType) else [],
-        complete=complete_transfer,
-        implicit=implicit_transfer,
-        verify=vv.transfer,
-        mask_type=vs.transfer_mask,
-        eval=ve.transfer_write,
-    ),
-    OpSpec(
         "vector.transpose",
         "Vector transpose operation",
         operands=(Operand("vector", VECTOR),),
@@ -616,16 +445,6 @@ register(
         infer=vs.transpose,
         verify=vv.transpose,
         eval=ve.transpose,
-    ),
-    OpSpec(
-        "vector.type_cast",
-        "Type_cast op converts a scalar memref to a vector memref",
-        operands=(Operand("memref", MEMREF),),
-        results=(Result("result", MEMREF),),
-        traits=P,
-        format=_fmt_to("memref", "result"),
-        verify=vv.type_cast,
-        eval=ve.type_cast,
     ),
     OpSpec(
         "vector.yield",
