@@ -21,7 +21,7 @@ from eqsat.decode import Decoder, _BlockDecoder, decode_type
 from eqsat.egraph import EGraph
 from eqsat.encode import Encoder
 from eqsat.extract import Snapshot, Term
-from eqsat.optimize import PHASES, native_tile_facts
+from eqsat.optimize import FAST_MATH, PHASES, native_tile_facts
 from eqsat.rulefile import Rule, RuleFile, phase_files, rules_dir
 from eqsat.saturate import Phase, saturate
 from eqsat.schema import schema_text
@@ -74,7 +74,7 @@ def _witness_unions(text: str, label: str) -> str:
 
 
 NATIVE = {"f32": 4, "f64": 2, "i32": 4, "i64": 2, "f16": 8, "i8": 16, "i16": 8}
-FAST_MATH = re.compile(r"fast-math", re.IGNORECASE)
+FAST_MATH_LAW = re.compile(r"fast-math", re.IGNORECASE)
 
 
 def default_corpus() -> list[Path]:
@@ -216,7 +216,7 @@ def check_rules(
     files = (
         rule_files
         if rule_files is not None
-        else [rf for phase in PHASES for rf in phase_files(phase)]
+        else [rf for phase in (*PHASES, FAST_MATH) for rf in phase_files(phase)]
     )
     # Rules that only derive facts (an analysis such as unit-stride) union nothing: they are
     # not rewrites to check.
@@ -288,7 +288,7 @@ def _run(
         except Exception as e:  # noqa: BLE001 - report, do not crash the check
             result.skipped.append(f"not extractable: {e}")
             continue
-        verdict = _compare(lhs, rhs, rng, trials, bool(FAST_MATH.search(result.rule.law)))
+        verdict = _compare(lhs, rhs, rng, trials, bool(FAST_MATH_LAW.search(result.rule.law)))
         if verdict is None:
             result.checked += 1
         elif verdict.startswith("skip:"):

@@ -50,6 +50,7 @@ def cmd_opt(args: argparse.Namespace) -> int:
         cost=_costs(args),  # type: ignore[arg-type]
         extra_rule_paths=tuple(args.rules or ()),
         native=_native(args.native),
+        fast_math=args.fast_math,
     )
     sys.stdout.write(print_module(result.module, generic=args.generic))
     if args.stats:
@@ -104,6 +105,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         metavar="ELEM=LANES,...",
         help="native vector width per element type, enables unrolling (f32=8)",
     )
+    p.add_argument("--fast-math", action="store_true",
+                   help="also use rules exact only up to float reassociation (rules/fast-math)")
     p.add_argument("--max-iterations", type=int, default=30, help="per phase (default 30)")
     p.add_argument("--max-nodes", type=int, default=100_000, help="per phase (default 100000)")
     p.add_argument("--max-seconds", type=float, default=5.0, help="per phase (default 5)")

@@ -23,6 +23,8 @@ from frontend.ir import Block, Module, Operation, Region
 from frontend.verifier import verify_module
 
 PHASES = ("canonicalize", "explore")
+# Rules exact only up to float reassociation: with --fast-math they join the explore phase.
+FAST_MATH = "fast-math"
 
 
 @dataclass
@@ -86,8 +88,13 @@ def native_tile_facts(module: Module, native: dict[str, int]) -> str:
     return "\n".join(facts) + "\n"
 
 
-def default_rule_files(phases: tuple[str, ...] = PHASES) -> dict[str, tuple[RuleFile, ...]]:
-    return {p: phase_files(p) for p in phases}
+def default_rule_files(
+    phases: tuple[str, ...] = PHASES, fast_math: bool = False
+) -> dict[str, tuple[RuleFile, ...]]:
+    rules = {p: phase_files(p) for p in phases}
+    if fast_math and "explore" in rules:
+        rules["explore"] = rules["explore"] + phase_files(FAST_MATH)
+    return rules
 
 
 def optimize_module(
@@ -97,10 +104,11 @@ def optimize_module(
     cost: CostModel | None = None,
     extra_rule_paths: tuple[str | Path, ...] = (),
     native: dict[str, int] | None = None,
+    fast_math: bool = False,
 ) -> OptimizeResult:
     """Optimize every function body of ``module``; returns a new, verified module."""
     budget = budget or Budget()
-    rules = dict(rules) if rules is not None else default_rule_files()
+    rules = dict(rules) if rules is not None else default_rule_files(fast_math=fast_math)
     if extra_rule_paths:
         extra = tuple(load(p) for p in extra_rule_paths)
         rules["user"] = rules.get("user", ()) + extra

@@ -2,21 +2,25 @@
 
 Most ops in real programs are one line of SSA names, simple types, integer lists and enum
 keywords. For every op with a declarative format we compile one regular expression that
-matches exactly that shape: an attr-dict, a nested or aliased type, a region, a comment or a
-location inside the op make it fail. The matched pieces are then read with the sub-parsers
-the general path uses (operand lookup, ``parse_type``, the attribute kinds' ``parse``), so
-both paths build the same op. When the expression does not match, or anything is off (an
-undefined value, a piece that does not read back exactly, a type error), the op is parsed
-again by the general path, which reports the error.
+matches exactly that shape: an attr-dict with nested braces, a nested or aliased type, a
+region, a comment or a location inside the op make it fail. Each op also gets a builder, a
+small Python function generated from the format (see ``FastOp.source``), that turns the
+match into the ``Operation`` in one go: operands are looked up by name, types and
+attributes come from caches keyed by their spelling (both are immutable values), and
+anything unusual (a value from an outer scope, a ``%x#1`` use, a spelling not seen before)
+is read with the sub-parsers the general path uses, so both paths build the same op. When
+the expression does not match, or anything is off (an undefined value, a piece that does
+not read back exactly, a type error), the builder raises and the op is parsed again by the
+general path, which reports the error.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
-from frontend.errors import MLIRError
+from frontend.attributes import DictAttr
+from frontend.errors import MLIRError, SourceLoc, VerifyError
 from frontend.format import (
     CUSTOM_PARSERS,
     AllOperands,
@@ -28,7 +32,8 @@ from frontend.format import (
     TypeOf,
     Var,
 )
-from frontend.ops.spec import SINGLE, OpSpec
+from frontend.ir import Value, make_op
+from frontend.ops.spec import SINGLE, OpSpec, segments_attr
 from frontend.parse_types import TYPE_CACHE
 from frontend.types import Type
 
@@ -38,236 +43,347 @@ OPERANDS = rf"(?:{OPERAND}(?:{WS},{WS}{OPERAND})*)?"
 TYPE = r"(?:(?:vector|memref|tensor)<[^<>()!#]*>|[a-z][a-z0-9]*)"
 RESULT_BINDING = rf"{OPERAND}(?:{WS}:{WS}\d+)?{WS}(?:,{WS}{OPERAND}(?:{WS}:{WS}\d+)?{WS})*="
 END = r"(?=[ \t]*(?:\n|\}|//|$))"  # the op ends here: no trailing loc(...) or attr-dict
-_OPERAND = re.compile(OPERAND)
+_SPACE = re.compile(WS)
 
-# A step reads one matched group into the parse state: step(parser, state, match).
-Step = Callable[[Any, ParseState, "re.Match[str]"], None]
+# Spellings read before (by any parser) and what they denote. Only alias-free text is
+# cached ('#' and '!' never occur in what the expressions match), so a spelling means the
+# same in every file.
+TYPE_LISTS: dict[str, tuple[Type, ...]] = {}
+ATTR_DICTS: dict[str, tuple[tuple[str, Any], ...]] = {}
+INDEX_LISTS: dict[str, Any] = {}
 
 
 class Unsupported(Exception):
     """The format has an element the fast path does not cover: use the general path."""
 
 
-class FastPath:
-    """One op's compiled expression and the steps that read its groups. Every step owns
-    exactly one capture group, numbered in order (all other groups are non-capturing)."""
+class Mismatch(MLIRError):
+    """The fast path cannot build this op; the general path will parse (and report) it."""
 
-    __slots__ = ("regex", "steps")
+
+class FastOp:
+    """One op's compiled expression and its generated builder.
+
+    ``build(p, m, start, names)`` makes the op from the match ``m`` of ``regex`` at the text
+    after the op name (``start`` is where the op begins, ``names`` the innermost scope's SSA
+    names); it raises an ``MLIRError`` when the general path must take over.
+    """
+
+    __slots__ = ("build", "regex", "source")
 
     def __init__(self, spec: OpSpec, elements: list[Any]) -> None:
-        parts: list[str] = []
-        self.steps: list[Step] = []
-        for el in elements:
-            parts.append(self._element(spec, el))
-        self.regex = re.compile("".join(parts) + END)
+        gen = _Generator(spec)
+        pattern = "".join(gen.element(el) for el in elements) + END
+        self.regex = re.compile(pattern)
+        self.source = gen.source()
+        namespace = dict(gen.env)
+        exec(compile(self.source, f"<fast path of {spec.name}>", "exec"), namespace)
+        self.build = namespace["build"]
 
-    def parse(self, p: Any, st: ParseState) -> bool:
-        """Fill ``st`` from the text at ``p.pos``; False (nothing consumed) if it does not fit."""
-        start = p.pos
-        m = self.regex.match(p.text, start)
-        if m is None:
-            return False
-        try:
-            for step in self.steps:
-                step(p, st, m)
-        except MLIRError:
-            p.pos = start
-            return False
-        p.pos = m.end()
-        return True
 
-    # -- compiling -------------------------------------------------------------------------
-    def _element(self, spec: OpSpec, el: Any) -> str:
+def compile_fast_path(spec: OpSpec, elements: list[Any]) -> FastOp | None:
+    try:
+        return FastOp(spec, elements)
+    except Unsupported:
+        return None
+
+
+# -- code generation ------------------------------------------------------------------------
+class _Generator:
+    """Walks a format once, producing the expression (one capture group per variable part)
+    and the builder's code: ``fill`` reads operands and attributes in format order, ``check``
+    compares written operand types with the values' types."""
+
+    def __init__(self, spec: OpSpec) -> None:
+        self.spec = spec
+        self.groups = 0
+        self.optional = 0  # nesting depth of optional groups
+        self.fill: list[str] = []
+        self.check: list[str] = []
+        self.operands: dict[str, tuple[str, bool]] = {}  # operand (or "*") -> (var, is list)
+        self.results: dict[str, tuple[str, bool]] = {}  # result (or "*") -> (var, is list)
+        self.env: dict[str, Any] = {
+            "Value": Value,
+            "Mismatch": Mismatch,
+            "SourceLoc": SourceLoc,
+            "make_op": make_op,
+            "segments_attr": segments_attr,
+            "TYPES": TYPE_CACHE,
+            "type_at": _type_at,
+            "types_at": _types_at,
+            "operand_list": _operand_list,
+            "same_types": _same_types,
+            "attr_at": _attr_at,
+            "dict_at": _dict_at,
+            "infer": _infer,
+            "spec": spec,
+        }
+
+    def _group(self) -> int:
+        self.groups += 1
+        return self.groups
+
+    def _const(self, prefix: str, value: Any) -> str:
+        name = f"{prefix}{len(self.env)}"
+        self.env[name] = value
+        return name
+
+    # -- format elements: each returns its piece of the expression ---------------------------
+    def element(self, el: Any) -> str:
+        spec = self.spec
         if isinstance(el, Lit):
             if not el.text:
                 return ""
             word = el.text[0].isalpha() or el.text[0] == "_"
             return WS + re.escape(el.text) + (r"(?![\w$.])" if word else "")
         if isinstance(el, AttrDict):  # present only if flat: `{a = [1], b}`
-            self.steps.append(_attr_dict(len(self.steps) + 1))
+            i = self._group()
+            self.fill.append(f"if g[{i - 1}] is not None: attrs.update(dict_at(p, m, {i}))")
             opener = rf"{WS}attributes(?![\w$.])" if el.keyword else ""
             return rf"(?:{opener}{WS}(\{{[^{{}}]*\}}))?(?!{WS}\{{)"
         if isinstance(el, AllOperands):
-            self.steps.append(_operands("*", len(self.steps) + 1))
+            i = self._group()
+            self.fill.append(f"o_all = operand_list(p, names, g[{i - 1}], start)")
+            self.operands["*"] = ("o_all", True)
             return rf"{WS}({OPERANDS})"
         if isinstance(el, Var):
-            return self._var(spec, el.name)
+            return self._var(el.name)
         if isinstance(el, TypeOf):
-            return self._types(spec, el.target)
+            return self._types(el.target)
         if isinstance(el, Custom) and el.name in CUSTOM_PARSERS:
-            self.steps.append(_replay_custom(spec, el, len(self.steps) + 1))
+            i = self._group()
+            dyn, static = el.args[0], el.args[1]
+            var = f"o_{len(self.operands)}"
+            self.operands[dyn] = (var, True)
+            custom = self._const("CUSTOM", (el, spec))
+            self.fill.append(f"{var}, attrs[{static!r}] = index_list(p, m, {i}, {custom})")
+            self.env["index_list"] = _index_list
             return rf"{WS}(\[[^\[\]]*\])"
         if isinstance(el, Group):
             lead = next(e for e in el.elements if not (isinstance(e, Lit) and not e.text))
             guard = ""
             if isinstance(lead, Var) and spec.roles.get(lead.name) == "operand":
                 guard = rf"(?!{WS}{RESULT_BINDING})"  # the next op's `%x = `, not an operand
-            inner = "".join(self._element(spec, e) for e in el.elements)
+            self.optional += 1
+            inner = "".join(self.element(e) for e in el.elements)
+            self.optional -= 1
             return f"(?:{guard}{inner})?"
         raise Unsupported(type(el).__name__)
 
-    def _var(self, spec: OpSpec, name: str) -> str:
-        group = len(self.steps) + 1
+    def _var(self, name: str) -> str:
+        spec = self.spec
         role = spec.roles.get(name, "attr")
         if role == "operand":
+            i = self._group()
+            var = f"o_{len(self.operands)}"
             if spec.operand_kinds[name] == SINGLE:
-                self.steps.append(_operand(name, group))
+                if self.optional:
+                    raise Unsupported(name)  # a single operand that may be left out
+                self.operands[name] = (var, False)
+                self.fill.append(f"{var} = names.get(g[{i - 1}])")
+                self.fill.append(f"if {var}.__class__ is not Value:")
+                self.fill.append(f"    {var} = p.resolve(g[{i - 1}], start)")
                 return rf"{WS}({OPERAND})"
-            self.steps.append(_operands(name, group))
+            self.operands[name] = (var, True)
+            self.fill.append(f"{var} = operand_list(p, names, g[{i - 1}], start)")
             return rf"{WS}({OPERANDS})"
         d = spec.attr_def(name)
         if role != "attr" or d is None or d.kind.pattern is None:
             raise Unsupported(name)
-        self.steps.append(_replay_attr(spec, name, d.kind, group))
+        i = self._group()
+        kind = self._const("KIND", (d.kind, name, {}))
+        self.fill.append(f"if g[{i - 1}] is not None:")
+        self.fill.append(f"    attrs[{name!r}] = attr_at(p, m, {i}, {kind})")
         return rf"{WS}({d.kind.pattern})"
 
-    def _types(self, spec: OpSpec, target: str) -> str:
-        group = len(self.steps) + 1
+    def _types(self, target: str) -> str:
+        spec = self.spec
+        i = self._group()
         role = spec.roles.get(target, target)
         if role in ("result", "results"):
+            if self.optional:
+                raise Unsupported(target)  # a result type that may be left out
             many = role == "results" or spec.result_kinds[target] != SINGLE
-            if not many:
-                self.steps.append(_result_type(target, group))
-                return rf"{WS}({TYPE})"
-            self.steps.append(_result_types(target, role == "results", group))
-            return rf"{WS}({TYPE}(?:{WS},{WS}{TYPE})*)"
-        key = "*" if role == "operands" else target
-        if role == "operand" and spec.operand_kinds[target] == SINGLE:
-            self.steps.append(_operand_type(key, group))
+            var = f"r_{len(self.results)}"
+            self.results["*" if role == "results" else target] = (var, many)
+            if many:
+                self.check.append(f"{var} = types_at(p, m, {i})")
+                return rf"{WS}({TYPE}(?:{WS},{WS}{TYPE})*)"
+            self.check.append(f"{var} = TYPES.get(g[{i - 1}])")
+            self.check.append(f"if {var} is None: {var} = type_at(p, m, {i})")
             return rf"{WS}({TYPE})"
-        self.steps.append(_operand_types(key, group))
+        key = "*" if role == "operands" else target
+        if key not in self.operands:
+            raise Unsupported(target)  # a type written before (or without) its operand
+        var, is_list = self.operands[key]
+        guard = f"if g[{i - 1}] is not None: " if self.optional else ""
+        if role == "operand" and spec.operand_kinds[target] == SINGLE:
+            self.check.append("t = TYPES.get(g[%d])" % (i - 1))
+            self.check.append(f"if t is None: t = type_at(p, m, {i})")
+            self.check.append(f"if t is not {var}.type and t != {var}.type: raise Mismatch('')")
+            return rf"{WS}({TYPE})"
+        self.check.append(f"{guard}same_types(types_at(p, m, {i}), {var})")
         return rf"{WS}((?:{TYPE}(?:{WS},{WS}{TYPE})*)?)"
 
+    # -- the builder -------------------------------------------------------------------------
+    def source(self) -> str:
+        spec = self.spec
+        body = ["g = m.groups()", "attrs = {}", *self.fill, *self.check]
+        # Operands in the spec's order (a group the format does not mention is empty).
+        if "*" in self.operands:
+            body.append("operands = o_all")
+        else:
+            pieces = []
+            for o in spec.operands:
+                var, is_list = self.operands.get(o.name, ("()", True))
+                pieces.append(f"*{var}" if is_list else var)
+            body.append(f"operands = [{', '.join(pieces)}]")
+            if spec.segmented:
+                sizes = [
+                    f"len({self.operands[o.name][0]})" if o.name in self.operands else "0"
+                    for o in spec.operands
+                ]
+                body[-1:-1] = []
+                body.append(f"attrs['operandSegmentSizes'] = segments_attr([{', '.join(sizes)}])")
+        for k, (name, _) in enumerate(spec.defaults):
+            body.append(f"if {name!r} not in attrs: attrs[{name!r}] = DEFAULT{k}")
+            self.env[f"DEFAULT{k}"] = spec.defaults[k][1]
+        body.append("op = make_op(spec, operands, attrs, SourceLoc(p.file, p.text, start))")
+        body += self._result_code()
+        if spec.complete is not None:
+            self.env["complete"] = spec.complete
+            body.append("complete(op)")
+        body.append("return op")
+        return "def build(p, m, start, names):\n" + "".join(f"    {line}\n" for line in body)
 
-def compile_fast_path(spec: OpSpec, elements: list[Any]) -> FastPath | None:
-    try:
-        return FastPath(spec, elements)
-    except Unsupported:
-        return None
+    def _result_code(self) -> list[str]:
+        spec, results = self.spec, self.results
+        if "*" in results:
+            return [f"op.results = [Value(t, op, i) for i, t in enumerate({results['*'][0]})]"]
+        if all(r.name in results for r in spec.results):  # every result's type is written
+            if all(not results[r.name][1] for r in spec.results):
+                made = [f"Value({results[r.name][0]}, op, {i})" for i, r in enumerate(spec.results)]
+                return [f"op.results = [{', '.join(made)}]"]
+            types = ", ".join(
+                f"*{results[r.name][0]}" if results[r.name][1] else results[r.name][0]
+                for r in spec.results
+            )
+            return [f"op.results = [Value(t, op, i) for i, t in enumerate([{types}])]"]
+        stated = []
+        for r in spec.results:
+            var, many = results.get(r.name, ("None", True))
+            stated.append(var if many else f"[{var}]")
+        return [f"op.results = infer(op, [{', '.join(stated)}])"]
 
 
-# -- steps: each reads its capture group with the general path's own sub-parsers -------------
-def _type_at(p: Any, m: re.Match[str], group: int, start: int, end: int) -> Type:
-    text = m.string[start:end]
-    t = TYPE_CACHE.get(text)
-    if t is None:
-        p.pos = start
-        t = p.parse_type()
-        if p.pos != end:
-            raise MLIRError("type does not read back exactly")
-        TYPE_CACHE[text] = t
+# -- what the builders call -------------------------------------------------------------------
+def _type_at(p: Any, m: re.Match[str], group: int) -> Type:
+    """The type spelled by capture ``group``, read by ``parse_type`` (then cached)."""
+    start, end = m.span(group)
+    p.pos = start
+    t = p.parse_type()
+    if p.pos != end:
+        raise Mismatch("type does not read back exactly")
+    TYPE_CACHE[m.string[start:end]] = t
     return t
 
 
-def _operand(name: str, group: int) -> Step:
-    def step(p: Any, st: ParseState, m: re.Match[str]) -> None:
-        if m.start(group) < 0:
-            return  # in an absent optional group
-        st.operands[name] = [p.resolve(m.group(group), m.start(group))]
-
-    return step
-
-
-def _operands(name: str, group: int) -> Step:
-    def step(p: Any, st: ParseState, m: re.Match[str]) -> None:
-        if m.start(group) < 0:
-            return  # in an absent optional group
-        st.operands[name] = [
-            p.resolve(t.group(0), t.start())
-            for t in _OPERAND.finditer(m.string, m.start(group), m.end(group))
-        ]
-
-    return step
-
-
-def _operand_type(key: str, group: int) -> Step:
-    def step(p: Any, st: ParseState, m: re.Match[str]) -> None:
-        if m.start(group) < 0:
-            return  # in an absent optional group
-        start, end = m.span(group)
-        st.operand_types[key] = [(start, _type_at(p, m, group, start, end))]
-
-    return step
-
-
-def _type_list(p: Any, m: re.Match[str], group: int) -> list[tuple[int, Type]]:
-    """Each type of a comma-separated list with its offset, read by ``parse_type``."""
+def _types_at(p: Any, m: re.Match[str], group: int) -> tuple[Type, ...]:
+    """Each type of the comma-separated list in capture ``group`` (then cached)."""
+    text = m.group(group)
+    types = TYPE_LISTS.get(text)
+    if types is not None:
+        return types
     start, end = m.span(group)
-    out: list[tuple[int, Type]] = []
+    out: list[Type] = []
     p.pos = start
     while p.pos < end:
         if out and not p.try_punct(","):
-            raise MLIRError("type list does not read back exactly")
-        p.skip_ws()
-        pos = p.pos
-        out.append((pos, p.parse_type()))
+            raise Mismatch("type list does not read back exactly")
+        out.append(p.parse_type())
     if p.pos != end:
-        raise MLIRError("type list does not read back exactly")
+        raise Mismatch("type list does not read back exactly")
+    types = TYPE_LISTS[text] = tuple(out)
+    return types
+
+
+def _same_types(types: tuple[Type, ...], values: list[Value]) -> None:
+    if len(types) != len(values):
+        raise Mismatch("operand and type counts differ")
+    for t, v in zip(types, values):
+        if t is not v.type and t != v.type:
+            raise Mismatch("operand type differs")
+
+
+def _operand_list(p: Any, names: dict[str, Any], text: str | None, start: int) -> list[Value]:
+    if not text:
+        return []
+    out = []
+    for tok in text.split(","):
+        tok = tok.strip(" \t\n\r\f\v")
+        v = names.get(tok)
+        out.append(v if v.__class__ is Value else p.resolve(tok, start))
     return out
 
 
-def _operand_types(key: str, group: int) -> Step:
-    def step(p: Any, st: ParseState, m: re.Match[str]) -> None:
-        if m.start(group) < 0:
-            return  # in an absent optional group
-        st.operand_types[key] = _type_list(p, m, group)
-
-    return step
-
-
-def _result_type(target: str, group: int) -> Step:
-    def step(p: Any, st: ParseState, m: re.Match[str]) -> None:
-        start, end = m.span(group)
-        if start >= 0:
-            st.result_types[target] = [_type_at(p, m, group, start, end)]
-
-    return step
-
-
-def _result_types(target: str, all_results: bool, group: int) -> Step:
-    def step(p: Any, st: ParseState, m: re.Match[str]) -> None:
-        if m.start(group) < 0:
-            return  # in an absent optional group
-        types = [t for _, t in _type_list(p, m, group)]
-        if all_results:
-            st.all_result_types = types
-        else:
-            st.result_types[target] = types
-
-    return step
-
-
-def _attr_dict(group: int) -> Step:
-    def step(p: Any, st: ParseState, m: re.Match[str]) -> None:
-        if m.start(group) >= 0:
-            p.pos = m.start(group)
-            st.attrs.update(p.parse_attr_dict().entries)
-            if p.pos != m.end(group):
-                raise MLIRError("attribute dictionary does not read back exactly")
-
-    return step
-
-
-def _replay_attr(spec: OpSpec, name: str, kind: Any, group: int) -> Step:
-    def step(p: Any, st: ParseState, m: re.Match[str]) -> None:
-        if m.start(group) < 0:
-            return  # in an absent optional group
+def _attr_at(p: Any, m: re.Match[str], group: int, entry: tuple[Any, str, dict]) -> Any:
+    """The attribute in capture ``group``, by the kind's parser (cached by spelling)."""
+    kind, name, cache = entry
+    text = m.group(group)
+    a = cache.get(text)
+    if a is None:
         p.pos = m.start(group)
         a = kind.parse(p)
         if p.pos != m.end(group) or not kind.check(a):
-            raise MLIRError(f"'{name}' does not read back exactly")
-        st.attrs[name] = a
+            raise Mismatch(f"'{name}' does not read back exactly")
+        cache[text] = a
+    return a
 
-    return step
 
-
-def _replay_custom(spec: OpSpec, el: Custom, group: int) -> Step:
-    custom = CUSTOM_PARSERS[el.name]
-
-    def step(p: Any, st: ParseState, m: re.Match[str]) -> None:
+def _dict_at(p: Any, m: re.Match[str], group: int) -> tuple[tuple[str, Any], ...]:
+    text = m.group(group)
+    entries = ATTR_DICTS.get(text)
+    if entries is None:
         p.pos = m.start(group)
-        custom(p, spec, st, el.args)
+        d: DictAttr = p.parse_attr_dict()
         if p.pos != m.end(group):
-            raise MLIRError("custom directive does not read back exactly")
+            raise Mismatch("attribute dictionary does not read back exactly")
+        entries = d.entries
+        if '"' not in text:  # a string may hold '#' or '!'
+            ATTR_DICTS[text] = entries
+    return entries
 
-    return step
+
+def _index_list(p: Any, m: re.Match[str], group: int, entry: tuple[Custom, OpSpec]) -> Any:
+    """``[2, %i, 0]`` of a DynamicIndexList: (dynamic operands, static positions)."""
+    el, spec = entry
+    text = m.group(group)
+    static = INDEX_LISTS.get(text)
+    if static is not None:
+        return [], static
+    st = ParseState(spec, 0)
+    p.pos = m.start(group)
+    CUSTOM_PARSERS[el.name](p, spec, st, el.args)
+    if p.pos != m.end(group):
+        raise Mismatch("custom directive does not read back exactly")
+    dynamic, static = st.operands[el.args[0]], st.attrs[el.args[1]]
+    if not dynamic:
+        INDEX_LISTS[text] = static
+    return dynamic, static
+
+
+def _infer(op: Any, stated: list[list[Type] | None]) -> list[Value]:
+    """Result values from the spec's type rule, checked against any types that were written."""
+    spec = op.spec
+    if spec.infer is None:
+        raise Mismatch("result types are not given")
+    try:
+        types = spec.infer(op)
+    except MLIRError:
+        raise
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
+        raise VerifyError(f"'{spec.name}' op {e}", op.loc) from None
+    for i, written in enumerate(stated):
+        if written is not None and i < len(types) and written[0] != types[i]:
+            raise Mismatch("result type differs from the inferred one")
+    return [Value(t, op, i) for i, t in enumerate(types)]

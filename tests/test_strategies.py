@@ -22,7 +22,7 @@ import pytest
 from eqsat.cost import vv_cost
 from eqsat.interpret import Interpreter
 from eqsat.optimize import OptimizeResult, optimize_module
-from eqsat.rulefile import RuleFile, load
+from eqsat.rulefile import rules_dir, RuleFile, load
 from eqsat.strategies import STRATEGIES
 from frontend import parse, print_module
 from frontend.ir import Module
@@ -170,7 +170,9 @@ for cid, (prog, ints) in CONTRACTS.items():
     add(Case(f"ContractOuter-{cid}", "ContractOuter", rule, "Contract", prog,
              ("vector.outerproduct",), "vector.contract", ints))
     if cid.startswith("mm") and "add" in prog.split("kind = #vector.kind<")[1][:4]:
-        add(Case(f"ContractMatmul-{cid}", "ContractMatmul", "contract-as-matrix-multiply",
+        acc_is_float = "xf" in prog.split(" into ")[1].split(">")[0]
+        rule = "contract-as-matrix-multiply" + ("-float" if acc_is_float else "")
+        add(Case(f"ContractMatmul-{cid}", "ContractMatmul", rule,
                  "Contract", prog, ("vector.matrix_multiply",), "vector.contract", ints=True))
 for cid, prog in GENERAL.items():
     to = "-to-scalar" if "into f32" in prog else ""
@@ -387,8 +389,11 @@ FAMILY = {"Contract": "contract", "Transpose": "transpose", "MultiReduction": "m
 
 @functools.cache
 def family_rules(family: str) -> dict[str, tuple[RuleFile, ...]]:
-    """Only the strategy's own rule file: fast, and the strategy sees the op as written."""
-    return {"explore": (load(f"explore/{family}"),)}
+    """Only the strategy's own rule files (fast-math ones included): fast, and the strategy
+    sees the op as written."""
+    extra = (load(f"fast-math/{family}"),) if (rules_dir() / "fast-math" / f"{family}.egg").is_file() \
+        else ()
+    return {"explore": (load(f"explore/{family}"),) + extra}
 
 
 @functools.cache

@@ -34,3 +34,9 @@ func.func @strided(%m: memref<4x6xf32, strided<[8, 1]>>, %n: memref<6xf32, strid
   vector.transfer_write %row, %m[%i, %i] {in_bounds = [true]} : vector<4xf32>, memref<4x6xf32, strided<[8, 1]>>
   return %0, %1 : vector<2x4xf32>, vector<4xf32>
 }
+
+// An integer matmul: the matrix intrinsic is exact for integers.
+func.func @int_matmul(%a: vector<2x3xi32>, %b: vector<3x4xi32>, %c: vector<2x4xi32>) -> vector<2x4xi32> {
+  %0 = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]} %a, %b, %c : vector<2x3xi32>, vector<3x4xi32> into vector<2x4xi32>
+  return %0 : vector<2x4xi32>
+}
