@@ -8,7 +8,6 @@ from frontend.attributes import (
     ArrayAttr,
     DictAttr,
     StringAttr,
-    SymbolRefAttr,
     TypeAttr,
     format_symbol,
 )
@@ -202,4 +201,3 @@ register(
     ),
 )
 
-__all__ = ["SymbolRefAttr"]

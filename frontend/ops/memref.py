@@ -150,15 +150,6 @@ def _print_global(pr: Any, op: Operation) -> str:
     return text + (f" {rest}" if rest else "")
 
 
-def _verify_get_global(op: Operation) -> None:
-    module_op = op
-    while module_op.parent is not None and module_op.parent.parent is not None:
-        owner = module_op.parent.parent.parent
-        if owner is None:
-            break
-        module_op = owner
-
-
 # -- semantics ---------------------------------------------------------------------------------
 def _eval_alloc(ctx: Any, op: Operation, dynamic_sizes: list[Any], symbols: list[Any]) -> MemRef:
     """A fresh zero-filled row-major buffer (alloc and alloca alike)."""

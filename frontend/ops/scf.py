@@ -16,9 +16,7 @@ from frontend.ops.spec import (
     ANY,
     I1,
     INT_OR_INDEX,
-    OPTIONAL,
     PURE,
-    SINGLE,
     TERMINATOR,
     VARIADIC,
     Attr,
@@ -331,4 +329,3 @@ register(
     ),
 )
 
-__all__ = ["OPTIONAL", "SINGLE"]

@@ -54,7 +54,7 @@ from frontend.ops.vector_syntax import (
     print_contract,
     print_mask,
 )
-from frontend.types import IndexType, VectorType, index
+from frontend.types import index
 
 ADD = EnumAttr("vector.kind", "add")
 NEWLINE = EnumAttr("vector.punctuation", "newline")
@@ -456,4 +456,3 @@ register(
     ),
 )
 
-__all__ = ["IndexType", "VectorType"]
