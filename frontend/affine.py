@@ -117,8 +117,12 @@ class AffineMap:
     @staticmethod
     def minor_identity(num_dims: int, num_results: int) -> AffineMap:
         """The default transfer map: the last ``num_results`` dims, in order."""
-        first = num_dims - num_results
-        return AffineMap(num_dims, 0, tuple(AffineDim(first + i) for i in range(num_results)))
+        m = _MINOR_IDENTITY.get((num_dims, num_results))
+        if m is None:
+            first = num_dims - num_results
+            m = AffineMap(num_dims, 0, tuple(AffineDim(first + i) for i in range(num_results)))
+            _MINOR_IDENTITY[num_dims, num_results] = m
+        return m
 
     @staticmethod
     def from_dims(num_dims: int, positions: tuple[int | None, ...]) -> AffineMap:
@@ -162,3 +166,6 @@ class AffineMap:
             f"[{', '.join(f's{i}' for i in range(self.num_symbols))}]" if self.num_symbols else ""
         )
         return f"({dims}){syms} -> ({', '.join(map(str, self.results))})"
+
+
+_MINOR_IDENTITY: dict[tuple[int, int], AffineMap] = {}  # maps are immutable: one per shape

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+import re
 import struct
 from dataclasses import dataclass
 from typing import Any
 
 from frontend.affine import AffineMap
-from frontend.types import FloatType, IndexType, IntegerType, Type, i64
+from frontend.types import FloatType, IndexType, IntegerType, Type, i1, i64
 
 
 class Attribute:
@@ -21,9 +22,14 @@ class IntegerAttr(Attribute):
     type: Type = i64
 
     def __str__(self) -> str:
-        if self.type == IntegerType(1):
+        if self.type == i1:
             return "true" if self.value else "false"
         return str(self.value) if self.type == i64 else f"{self.value} : {self.type}"
+
+
+_PLAIN = re.compile(r"[ !#-\[\]-~]*")  # printable ASCII but '"' and '\\': quoted as is
+_BARE_KEY = re.compile(r"[A-Za-z_][\w$.]*")
+_BARE_SYMBOL = re.compile(r"[A-Za-z_$.][\w$.\-]*")
 
 
 def fit_int(value: int, t: Type) -> int | None:
@@ -57,7 +63,7 @@ def round_float(value: float, type_name: str) -> float:
 
 
 def BoolAttr(value: bool) -> IntegerAttr:
-    return IntegerAttr(int(bool(value)), IntegerType(1))
+    return IntegerAttr(int(bool(value)), i1)
 
 
 _PACK = {"f16": "<e", "f32": "<f", "f64": "<d"}
@@ -116,6 +122,8 @@ class StringAttr(Attribute):
 
 def quote(s: str) -> str:
     """MLIR string literal: printable ASCII kept, quotes/backslashes/others as ``\\XX``."""
+    if _PLAIN.fullmatch(s):
+        return f'"{s}"'
     out = []
     for ch in s.encode("utf-8"):
         c = chr(ch)
@@ -168,9 +176,7 @@ class DictAttr(Attribute):
 
 
 def format_key(name: str) -> str:
-    import re
-
-    return name if re.fullmatch(r"[A-Za-z_][\w$.]*", name) else quote(name)
+    return name if _BARE_KEY.fullmatch(name) else quote(name)
 
 
 def format_entry(name: str, value: Attribute) -> str:
@@ -279,9 +285,7 @@ class SymbolRefAttr(Attribute):
 
 
 def format_symbol(name: str) -> str:
-    import re
-
-    return name if re.fullmatch(r"[A-Za-z_$.][\w$.\-]*", name) else quote(name)
+    return name if _BARE_SYMBOL.fullmatch(name) else quote(name)
 
 
 @dataclass(frozen=True, slots=True)

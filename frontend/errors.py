@@ -12,7 +12,9 @@ class SourceLoc:
 
     def __init__(self, file: str, text: str, offset: int) -> None:
         self.file = file
-        self.offset = max(0, min(offset, len(text)))
+        if not 0 <= offset <= len(text):
+            offset = max(0, min(offset, len(text)))
+        self.offset = offset
         self._text = text
         self._resolved: tuple[int, int, str] | None = None
 
@@ -51,6 +53,19 @@ class SourceLoc:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
+
+
+class Source:
+    """A named source text, for the places in it that are only located when asked."""
+
+    __slots__ = ("file", "text")
+
+    def __init__(self, file: str, text: str) -> None:
+        self.file = file
+        self.text = text
+
+    def at(self, offset: int) -> SourceLoc:
+        return SourceLoc(self.file, self.text, offset)
 
 
 def locate(file: str, text: str, offset: int) -> SourceLoc:

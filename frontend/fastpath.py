@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from frontend.attributes import DictAttr
-from frontend.errors import MLIRError, SourceLoc, VerifyError
+from frontend.errors import MLIRError, VerifyError
 from frontend.format import (
     CUSTOM_PARSERS,
     AllOperands,
@@ -38,11 +38,21 @@ from frontend.parse_types import TYPE_CACHE
 from frontend.types import Type
 
 WS = r"[ \t\n\r\f\v]*"
-OPERAND = r"%(?:\d+|[A-Za-z_$.\-][\w$.\-]*)(?:#\d+)?"
+# Operands and types are looked up by the text they match, so that text must be what the
+# general path reads there: whole names and words (the lookaheads), not a prefix of one.
+OPERAND = r"%(?:\d+|[A-Za-z_$.\-][\w$.\-]*)(?:#\d+)?(?![\w$.\-#])"
 OPERANDS = rf"(?:{OPERAND}(?:{WS},{WS}{OPERAND})*)?"
-TYPE = r"(?:(?:vector|memref|tensor)<[^<>()!#]*>|[a-z][a-z0-9]*)"
+TYPE = r"(?:(?:vector|memref|tensor)<[^<>()!#]*>|[a-z][a-z0-9]*(?![\w$.]))"
 RESULT_BINDING = rf"{OPERAND}(?:{WS}:{WS}\d+)?{WS}(?:,{WS}{OPERAND}(?:{WS}:{WS}\d+)?{WS})*="
-END = r"(?=[ \t]*(?:\n|\}|//|$))"  # the op ends here: no trailing loc(...) or attr-dict
+# Whitespace and comments (possessive: never back into a comment).
+SPACE = r"[ \t\n\r\f\v]*+(?://[^\n]*+[ \t\n\r\f\v]*+)*+"
+# The head of an op, `%x = dialect.op` or `dialect.op`, in three groups (head, %x, dialect.op).
+HEAD = r"((?:(%(?:\d+|[A-Za-z_$.\-][\w$.\-]*))[ \t]*=[ \t]*)?([A-Za-z_][\w$]*(?:\.[\w$]+)*))"
+# The op ends here (no attr-dict follows), and nothing the general path would still read
+# follows, not even on a later line: a `loc(...)`, a `, more` continuing a list of types or
+# operands. The expression then goes on to read the head of the next op, if there is one:
+# the parser does not need a match of its own to find it (one match per op, not two).
+END = rf"(?=[ \t]*(?:\n|\}}|//|$)){SPACE}(?!loc|,)(?:{HEAD})?"
 _SPACE = re.compile(WS)
 
 # Spellings read before (by any parser) and what they denote. Only alias-free text is
@@ -64,17 +74,20 @@ class Mismatch(MLIRError):
 class FastOp:
     """One op's compiled expression and its generated builder.
 
-    ``build(p, m, start, names)`` makes the op from the match ``m`` of ``regex`` at the text
-    after the op name (``start`` is where the op begins, ``names`` the innermost scope's SSA
-    names); it raises an ``MLIRError`` when the general path must take over.
+    ``build(p, m, g, start, names, result)`` makes the op from the match ``m`` of ``regex``
+    at the text after the op name (``g`` its groups, ``start`` where the op begins, ``names``
+    the innermost scope's SSA names) and binds its result to ``result`` (``%x``, or None); it
+    raises an ``MLIRError`` when the general path must take over. The last three groups are
+    the next op's head (see ``END``).
     """
 
-    __slots__ = ("build", "regex", "source")
+    __slots__ = ("build", "match", "regex", "source")
 
     def __init__(self, spec: OpSpec, elements: list[Any]) -> None:
         gen = _Generator(spec)
         pattern = "".join(gen.element(el) for el in elements) + END
         self.regex = re.compile(pattern)
+        self.match = self.regex.match
         self.source = gen.source()
         namespace = dict(gen.env)
         exec(compile(self.source, f"<fast path of {spec.name}>", "exec"), namespace)
@@ -105,9 +118,8 @@ class _Generator:
         self.env: dict[str, Any] = {
             "Value": Value,
             "Mismatch": Mismatch,
-            "SourceLoc": SourceLoc,
             "make_op": make_op,
-            "segments_attr": segments_attr,
+            "segments": _segments,
             "TYPES": TYPE_CACHE,
             "type_at": _type_at,
             "types_at": _types_at,
@@ -218,6 +230,8 @@ class _Generator:
         var, is_list = self.operands[key]
         guard = f"if g[{i - 1}] is not None: " if self.optional else ""
         if role == "operand" and spec.operand_kinds[target] == SINGLE:
+            if self.optional:
+                raise Unsupported(target)
             self.check.append("t = TYPES.get(g[%d])" % (i - 1))
             self.check.append(f"if t is None: t = type_at(p, m, {i})")
             self.check.append(f"if t is not {var}.type and t != {var}.type: raise Mismatch('')")
@@ -228,7 +242,7 @@ class _Generator:
     # -- the builder -------------------------------------------------------------------------
     def source(self) -> str:
         spec = self.spec
-        body = ["g = m.groups()", "attrs = {}", *self.fill, *self.check]
+        body = ["attrs = {}", *self.fill, *self.check]
         # Operands in the spec's order (a group the format does not mention is empty).
         if "*" in self.operands:
             body.append("operands = o_all")
@@ -239,27 +253,41 @@ class _Generator:
                 pieces.append(f"*{var}" if is_list else var)
             body.append(f"operands = [{', '.join(pieces)}]")
             if spec.segmented:
-                sizes = [
-                    f"len({self.operands[o.name][0]})" if o.name in self.operands else "0"
-                    for o in spec.operands
-                ]
-                body[-1:-1] = []
-                body.append(f"attrs['operandSegmentSizes'] = segments_attr([{', '.join(sizes)}])")
+                sizes = []
+                for o in spec.operands:
+                    var, is_list = self.operands.get(o.name, ("()", True))
+                    sizes.append(f"len({var})" if is_list else "1")
+                body.append(f"attrs['operandSegmentSizes'] = segments(({', '.join(sizes)},))")
         for k, (name, _) in enumerate(spec.defaults):
             body.append(f"if {name!r} not in attrs: attrs[{name!r}] = DEFAULT{k}")
             self.env[f"DEFAULT{k}"] = spec.defaults[k][1]
-        body.append("op = make_op(spec, operands, attrs, SourceLoc(p.file, p.text, start))")
+        body.append("op = make_op(spec, operands, attrs, p.source, start)")
         body += self._result_code()
         if spec.complete is not None:
             self.env["complete"] = spec.complete
             body.append("complete(op)")
+        # Bind `%x = ` as Parser._bind_results does (the general path reports a wrong count).
+        if len(spec.results) == 1 and spec.results[0].kind == SINGLE and "*" not in self.results:
+            body += [
+                "if result is not None:",
+                "    if result in names: raise Mismatch('')",
+                "    value = names[result] = op.results[0]",
+                "    value.name = result[1:]",
+            ]
+        elif not spec.results:
+            body.append("if result is not None: raise Mismatch('')")
+        else:
+            body.append("if result is not None: bind(op, result, names)")
+            self.env["bind"] = _bind
         body.append("return op")
-        return "def build(p, m, start, names):\n" + "".join(f"    {line}\n" for line in body)
+        return "def build(p, m, g, start, names, result):\n" + "".join(f"    {line}\n" for line in body)
 
     def _result_code(self) -> list[str]:
         spec, results = self.spec, self.results
         if "*" in results:
             return [f"op.results = [Value(t, op, i) for i, t in enumerate({results['*'][0]})]"]
+        if not spec.results:
+            return []
         if all(r.name in results for r in spec.results):  # every result's type is written
             if all(not results[r.name][1] for r in spec.results):
                 made = [f"Value({results[r.name][0]}, op, {i})" for i, r in enumerate(spec.results)]
@@ -333,7 +361,7 @@ def _attr_at(p: Any, m: re.Match[str], group: int, entry: tuple[Any, str, dict])
     a = cache.get(text)
     if a is None:
         p.pos = m.start(group)
-        a = kind.parse(p)
+        a = kind.parse(p) if kind.parse is not None else p.parse_attribute()
         if p.pos != m.end(group) or not kind.check(a):
             raise Mismatch(f"'{name}' does not read back exactly")
         cache[text] = a
@@ -349,7 +377,7 @@ def _dict_at(p: Any, m: re.Match[str], group: int) -> tuple[tuple[str, Any], ...
         if p.pos != m.end(group):
             raise Mismatch("attribute dictionary does not read back exactly")
         entries = d.entries
-        if '"' not in text:  # a string may hold '#' or '!'
+        if not ('#' in text or '!' in text or '"' in text):  # no alias can be in it
             ATTR_DICTS[text] = entries
     return entries
 
@@ -370,6 +398,23 @@ def _index_list(p: Any, m: re.Match[str], group: int, entry: tuple[Custom, OpSpe
     if not dynamic:
         INDEX_LISTS[text] = static
     return dynamic, static
+
+
+def _segments(sizes: tuple[int, ...]) -> Any:
+    attr = _SEGMENTS.get(sizes)
+    if attr is None:
+        attr = _SEGMENTS[sizes] = segments_attr(list(sizes))
+    return attr
+
+
+_SEGMENTS: dict[tuple[int, ...], Any] = {}  # operandSegmentSizes by value (attrs are immutable)
+
+
+def _bind(op: Any, result: str, names: dict[str, Any]) -> None:
+    if len(op.results) != 1 or result in names:
+        raise Mismatch("")
+    value = names[result] = op.results[0]
+    value.name = result[1:]
 
 
 def _infer(op: Any, stated: list[list[Type] | None]) -> list[Value]:

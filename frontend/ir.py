@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from frontend.attributes import Attribute
-from frontend.errors import SourceLoc
+from frontend.errors import Source, SourceLoc
 from frontend.ops import lookup
 from frontend.types import Type
 
@@ -63,7 +63,17 @@ class Value:
 class Operation:
     """One op: name, operands, results, attributes (inherent and discardable), regions."""
 
-    __slots__ = ("attributes", "loc", "name", "operands", "parent", "regions", "results", "spec")
+    __slots__ = (
+        "_loc",
+        "_offset",
+        "attributes",
+        "name",
+        "operands",
+        "parent",
+        "regions",
+        "results",
+        "spec",
+    )
 
     def __init__(
         self,
@@ -82,8 +92,21 @@ class Operation:
         self.regions = list(regions or [])
         for r in self.regions:
             r.parent = self
-        self.loc = loc
+        self._loc: SourceLoc | Source | None = loc
         self.parent: Block | None = None
+
+    @property
+    def loc(self) -> SourceLoc | None:
+        """Where the op was written. The parser records only the offset and its ``Source``;
+        the location is made on first use (errors, mostly)."""
+        loc = self._loc
+        if loc.__class__ is Source:
+            loc = self._loc = loc.at(self._offset)  # type: ignore[union-attr]
+        return loc  # type: ignore[return-value]
+
+    @loc.setter
+    def loc(self, loc: SourceLoc | None) -> None:
+        self._loc = loc
 
     @property
     def result(self) -> Value:
@@ -104,8 +127,15 @@ class Operation:
 
     def operand(self, name: str) -> Value | None:
         """The first value of operand group ``name`` (None if the group is empty)."""
-        assert self.spec is not None
-        start, size = self.spec.operand_span(self, name)
+        spec = self.spec
+        assert spec is not None
+        pos = spec.positions.get(name)
+        if pos is not None:  # a single operand at a fixed place (see OpSpec.operand_span)
+            operands = self.operands
+            if pos < 0:
+                pos += len(operands)
+            return operands[pos] if 0 <= pos < len(operands) else None
+        start, size = spec.operand_span(self, name)
         return self.operands[start] if size else None
 
     def walk(self) -> Iterator[Operation]:
@@ -118,6 +148,32 @@ class Operation:
 
     def __repr__(self) -> str:
         return f"<Operation {self.name}>"
+
+
+_new = object.__new__
+
+
+def make_op(
+    spec: OpSpec,
+    operands: list[Value],
+    attributes: dict[str, Attribute],
+    source: Source,
+    offset: int,
+) -> Operation:
+    """A region-less op of a known spec, written at ``offset`` of ``source``, that takes
+    ownership of ``operands`` and ``attributes`` (for the parser; ``Operation(...)`` copies
+    them). Its results are left empty for the caller to fill."""
+    op = _new(Operation)
+    op.name = spec.name
+    op.spec = spec
+    op.operands = operands
+    op.results = []
+    op.attributes = attributes
+    op.regions = []
+    op._loc = source
+    op._offset = offset
+    op.parent = None
+    return op
 
 
 class Block:

@@ -30,6 +30,17 @@ STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{2})|(.))")
 
 
+_WS_FIRST_OR_END = _WS_FIRST | {""}
+
+
+def _skip(text: str, pos: int) -> int:
+    """The offset after the whitespace and comments at ``pos``; a single space between two
+    tokens, the usual case, is skipped without the expression."""
+    if text[pos : pos + 1] == " " and text[pos + 1 : pos + 2] not in _WS_FIRST_OR_END:
+        return pos + 1
+    return _WS.match(text, pos).end()
+
+
 def unquote(literal: str) -> str:
     """The value of an MLIR string literal (``\\n``, ``\\t``, ``\\"``, ``\\\\``, ``\\XX``)."""
 
@@ -72,12 +83,12 @@ class Lexer:
         return f"'{m.group(0)}'" if m else "end of input"
 
     # -- primitives ---------------------------------------------------------------------
-    # The hot paths: a cursor usually already sits on a token, so whitespace is only matched
-    # by regex when the next character could start some.
+    # The hot paths: a cursor usually already sits on a token, so whitespace is only looked
+    # at when the next character could start some (see _skip).
     def skip_ws(self) -> None:
         pos = self.pos
         if pos >= self.end or self.text[pos] in _WS_FIRST:
-            self.pos = _WS.match(self.text, pos).end()
+            self.pos = _skip(self.text, pos)
 
     def at_end(self) -> bool:
         self.skip_ws()
@@ -86,27 +97,32 @@ class Lexer:
     def peek(self, s: str) -> bool:
         pos = self.pos
         if pos >= self.end or self.text[pos] in _WS_FIRST:
-            pos = self.pos = _WS.match(self.text, pos).end()
+            pos = self.pos = _skip(self.text, pos)
         return self.text.startswith(s, pos)
 
     def try_punct(self, s: str) -> bool:
         pos = self.pos
         if pos >= self.end or self.text[pos] in _WS_FIRST:
-            pos = self.pos = _WS.match(self.text, pos).end()
+            pos = self.pos = _skip(self.text, pos)
         if self.text.startswith(s, pos):
             self.pos = pos + len(s)
             return True
         return False
 
     def expect_punct(self, s: str, context: str = "") -> None:
-        if not self.try_punct(s):
-            where = f" {context}" if context else ""
-            raise self.error(f"expected '{s}'{where}, found {self.found()}")
+        pos = self.pos  # try_punct, inline
+        if pos >= self.end or self.text[pos] in _WS_FIRST:
+            pos = self.pos = _skip(self.text, pos)
+        if self.text.startswith(s, pos):
+            self.pos = pos + len(s)
+            return
+        where = f" {context}" if context else ""
+        raise self.error(f"expected '{s}'{where}, found {self.found()}")
 
     def try_regex(self, pattern: re.Pattern[str]) -> str | None:
         pos = self.pos
         if pos >= self.end or self.text[pos] in _WS_FIRST:
-            pos = _WS.match(self.text, pos).end()
+            pos = _skip(self.text, pos)
         m = pattern.match(self.text, pos)
         if m is None:
             self.pos = pos

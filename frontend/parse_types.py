@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from frontend.attributes import AffineMapAttr, Attribute, StridedLayoutAttr
-from frontend.lexer import ALIAS_ID, Lexer
+from frontend.lexer import _WS_FIRST, ALIAS_ID, Lexer, _skip
 from frontend.types import (
     ComplexType,
     FloatType,
@@ -34,6 +34,9 @@ MAX_INT_WIDTH = 16777215  # MLIR's IntegerType::kMaxWidth
 TYPE_CACHE: dict[str, Type] = {}
 _SCALAR = re.compile(r"(?:(s|u)?i([1-9]\d*)|index|bf16|f16|f32|f64|f80|f128|tf32|none)(?![\w$.])")
 _SIMPLE_VECTOR = re.compile(r"vector<((?:\[?\d+\]?x)*)([a-z]+\d*)>")
+# What a cached spelling can look like: a word, or a shaped type without nested brackets or
+# aliases (parsing one of those texts gives the same type wherever it appears).
+_CACHED = re.compile(r"(?:vector|memref|tensor)<[^<>()!#]*>|[a-z][a-z0-9]*(?![\w$.])")
 _DIM = re.compile(r"\s*(?:(\d+)|(\?)|\[(\d+)\])\s*x")
 
 
@@ -49,6 +52,15 @@ class TypeParser(Lexer):
         raise NotImplementedError  # AttrParser's
 
     def parse_type(self, what: str = "type") -> Type:
+        pos = self.pos  # the common case of try_type, inline: a spelling read before
+        if pos >= self.end or self.text[pos] in _WS_FIRST:
+            pos = self.pos = _skip(self.text, pos)
+        m = _CACHED.match(self.text, pos)
+        if m is not None:
+            t = TYPE_CACHE.get(m.group())
+            if t is not None:
+                self.pos = m.end()
+                return t
         t = self.try_type()
         if t is None:
             raise self.error(f"expected {what}, found {self.found()}")
@@ -57,6 +69,12 @@ class TypeParser(Lexer):
     def try_type(self) -> Type | None:
         self.skip_ws()
         text, pos = self.text, self.pos
+        m = _CACHED.match(text, pos)  # a spelling read before?
+        if m is not None:
+            t = TYPE_CACHE.get(m.group())
+            if t is not None:
+                self.pos = m.end()
+                return t
         m = _SCALAR.match(text, pos)
         if m:
             self.pos = m.end()

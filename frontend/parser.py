@@ -7,13 +7,14 @@ custom parser hook or its interpreted assembly format, or the generic
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from frontend.attributes import Attribute, DictAttr
-from frontend.errors import MLIRError, VerifyError, locate
-from frontend.fastpath import FastPath, compile_fast_path
+from frontend.errors import MLIRError, Source, VerifyError, locate
+from frontend.fastpath import HEAD, SPACE, FastOp, compile_fast_path
 from frontend.format import ParseState, compile_format, parse_format
-from frontend.ir import Block, Module, Operation, Region, Value, gc_paused
+from frontend.ir import Block, Module, Operation, Region, Value, gc_paused, make_op
 from frontend.lexer import BLOCK_ID, SSA_ID
 from frontend.ops import lookup
 from frontend.ops.spec import SINGLE, OpSpec, segments_attr
@@ -38,18 +39,23 @@ class Parser(AttrParser):
     def __init__(self, text: str, file: str = "<input>") -> None:
         super().__init__(text, file)
         self.scopes: list[_Scope] = [_Scope(True)]
+        self.source = Source(file, text)  # where the ops it makes were written
 
     # -- SSA values ---------------------------------------------------------------------
     def parse_operand(self) -> Value:
         self.skip_ws()
         start = self.pos
-        tok = self.try_regex(SSA_ID)
-        if tok is None:
+        m = SSA_ID.match(self.text, start)
+        if m is None:
             raise self.error(f"expected SSA operand, found {self.found()}")
-        return self.resolve(tok, start)
+        self.pos = m.end()
+        return self.resolve(m.group(), start)
 
     def resolve(self, tok: str, start: int) -> Value:
         """The value an SSA use ``%name`` or ``%name#i`` (at offset ``start``) refers to."""
+        found = self.scopes[-1].names.get(tok)
+        if found.__class__ is Value:  # the common case: a plain name of this scope
+            return found  # type: ignore[return-value]
         name, _, idx = tok.partition("#")
         for scope in reversed(self.scopes):
             found = scope.names.get(name)
@@ -135,21 +141,55 @@ class Parser(AttrParser):
         return block
 
     def _parse_block_body(self, block: Block) -> None:
-        while not (self.peek("}") or self.peek("^")):
-            if self.at_end():
-                raise self.error("expected '}' to close region, found end of input")
-            block.append(self.parse_operation())
+        ops = block.ops
+        head = None  # the next op's head, when the op before read it (see _parse_fast)
+        while True:
+            if head is None:
+                head = self._head()
+                if head is None:
+                    if self.peek("}") or self.peek("^"):
+                        return
+                    if self.at_end():
+                        raise self.error("expected '}' to close region, found end of input")
+                    op = self.parse_operation()
+                    op.parent = block
+                    ops.append(op)
+                    continue
+            op, next_head = self._parse_fast(head) if FAST_PATH else _NO_OP
+            if op is None:
+                op = self.parse_operation(head, fast=False)
+            op.parent = block
+            ops.append(op)
+            head = next_head
 
     # -- operations -----------------------------------------------------------------------
-    def parse_operation(self) -> Operation:
-        self.skip_ws()
-        start = self.pos
-        head = _HEAD.match(self.text, start)  # the common `%x = dialect.op` / `dialect.op`
-        if head is not None:
-            self.pos = head.end()
-            bindings = [(head.group(1), 1, start)] if head.group(1) else []
-            name, name_pos = head.group(2), head.start(2)
+    # An op's head is `%x = dialect.op` or `dialect.op`, after whitespace and comments, as
+    # (result name or None, op name, offset of the op, offset after the name).
+    def _head(self) -> tuple[str | None, str, int, int] | None:
+        m = _LINE.match(self.text, self.pos)
+        if m is None:
+            return None
+        _, result, name = m.groups()
+        return result, name, m.start(1), m.end()
+
+    def parse_operation(
+        self, head: tuple[str | None, str, int, int] | None = None, fast: bool = True
+    ) -> Operation:
+        """One op; ``head`` is its head if the caller has it, ``fast=False`` when the caller
+        already tried ``_parse_fast`` on it."""
+        if head is None:
+            head = self._head()
+        if head is not None:  # the common `%x = dialect.op` / `dialect.op`
+            if fast and FAST_PATH:
+                op = self._parse_fast(head)[0]
+                if op is not None:
+                    return op
+            result, name, start, self.pos = head
+            bindings = [(result, 1, start)] if result else []
+            name_pos = self.pos - len(name)
         else:
+            self.skip_ws()
+            start = self.pos
             bindings = self._result_bindings()
             self.skip_ws()
             name_pos = self.pos
@@ -166,6 +206,31 @@ class Parser(AttrParser):
         self._skip_location()
         self._bind_results(op, bindings, start)
         return op
+
+    def _parse_fast(self, head: tuple[str | None, str, int, int]) -> tuple[Any, Any]:
+        """(the op with this head, read by a ``FastOp``, the head of the op after it or
+        None), or (None, None) when it has no FastOp or none fits: the general path then
+        reads (or rejects) it. The cursor is left at the next op."""
+        result, name, start, pos = head
+        fasts = _FAST.get(name)
+        if fasts is None:
+            fasts = _FAST[name] = _compile_fast(name)
+        for fast in fasts:
+            m = fast.match(self.text, pos)
+            if m is not None:
+                g = m.groups()
+                try:
+                    op = fast.build(self, m, g, start, self.scopes[-1].names, result)
+                except MLIRError:
+                    return _NO_OP
+                end = m.end()
+                next_head = g[-3]  # the expression goes on to read it: see fastpath.END
+                if next_head is None:
+                    self.pos = end
+                    return op, None
+                self.pos = next_start = end - len(next_head)
+                return op, (g[-2], g[-1], next_start, end)
+        return _NO_OP
 
     def _result_bindings(self) -> list[tuple[str, int, int]]:
         if not self.peek("%"):
@@ -223,24 +288,12 @@ class Parser(AttrParser):
             raise self.error(f"'{spec.name}' has no custom syntax; use the generic form", start)
         if spec.compiled_format is None:
             spec.compiled_format = compile_format(spec.format)
-        fast = _FAST.get(spec.name, _UNSEEN) if FAST_PATH else None
-        if fast is _UNSEEN:
-            fast = _FAST[spec.name] = compile_fast_path(spec, spec.compiled_format)
-        after_name = self.pos
-        if fast is not None:
-            if fast.parse(self, st):
-                try:
-                    return self.build(st)
-                except MLIRError:  # the general path below reports it
-                    pass
-            self.pos, st = after_name, ParseState(spec, start)
         parse_format(self, spec, st, spec.compiled_format)
         return self.build(st)
 
     def build(self, st: ParseState) -> Operation:
         """Turn a filled ``ParseState`` into an op: operand order, types, defaults, results."""
         spec = st.spec
-        loc = locate(self.file, self.text, st.start)
         given = st.operands
         sizes: list[int] | None = None
         if "*" in given:
@@ -270,7 +323,11 @@ class Parser(AttrParser):
         for name, default in spec.defaults:
             if name not in attrs:
                 attrs[name] = default
-        op = Operation(spec.name, operands, None, attrs, st.regions, loc)
+        op = make_op(spec, operands, attrs, self.source, st.start)  # the state is done with them
+        if st.regions:
+            op.regions = st.regions
+            for r in op.regions:
+                r.parent = op
         result_types = st.all_result_types
         if result_types is None:
             named = st.result_types
@@ -285,13 +342,13 @@ class Parser(AttrParser):
             except VerifyError:
                 raise
             except (MLIRError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
-                raise VerifyError(f"'{spec.name}' op {e}", loc) from None
+                raise VerifyError(f"'{spec.name}' op {e}", op.loc) from None
             for i, stated in enumerate(named):
                 if stated is not None and i < len(result_types) and stated[0] != result_types[i]:
                     raise VerifyError(
                         f"'{spec.name}' op result type {stated[0]} does not match the "
                         f"inferred type {result_types[i]}",
-                        loc,
+                        op.loc,
                     )
         op.results = [Value(t, op, i) for i, t in enumerate(result_types)]
         if spec.complete is not None:
@@ -396,18 +453,30 @@ class Parser(AttrParser):
         table[name] = self.parse_type() if is_type else self.parse_attribute()
 
 
-import re
-
 _OP_NAME = re.compile(r"[A-Za-z_][\w$]*(?:\.[\w$]+)*")
-_HEAD = re.compile(
-    r"(?:(%(?:\d+|[A-Za-z_$.\-][\w$.\-]*))[ \t]*=[ \t]*)?([A-Za-z_][\w$]*(?:\.[\w$]+)*)"
-)
+# Whitespace and comments, then `%x = dialect.op` or `dialect.op`: (head, %x, dialect.op).
+_LINE = re.compile(SPACE + HEAD)
 _ALIAS = re.compile(r"[#!][A-Za-z_][\w$.]*")
 
 
 FAST_PATH = True  # try frontend.fastpath first (tests turn it off to compare both paths)
-_FAST: dict[str, FastPath | None] = {}  # op name -> its fast path (None: format not covered)
-_UNSEEN = object()
+_NO_OP = (None, None)
+_FAST: dict[str, tuple[FastOp, ...]] = {}  # op name as written -> its fast paths
+
+
+def _compile_fast(name: str) -> tuple[FastOp, ...]:
+    """The fast paths of an op: of its format, or of the ``fast_formats`` of a custom parser."""
+    spec = lookup(_DEFAULT_DIALECT.get(name, name))
+    if spec is None:
+        return ()
+    if spec.parse is None and spec.format is not None:
+        if spec.compiled_format is None:
+            spec.compiled_format = compile_format(spec.format)
+        formats = [spec.compiled_format]
+    else:
+        formats = [compile_format(f) for f in spec.fast_formats]
+    fasts = (compile_fast_path(spec, f) for f in formats)
+    return tuple(f for f in fasts if f is not None)
 
 
 def parse_module(text: str, file: str = "<input>") -> Module:

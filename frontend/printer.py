@@ -18,8 +18,10 @@ from frontend.attributes import (
     format_entry,
     format_symbol,
 )
+from frontend.fastprint import CompiledPrinter, compile_printer
 from frontend.format import compile_format, print_format
 from frontend.ir import Block, Module, Operation, Region, Value, gc_paused
+from frontend.ops.spec import OpSpec
 
 
 class Printer:
@@ -99,7 +101,15 @@ class Printer:
         spec = op.spec
         # Names of the results are assigned after the body so that regions number first,
         # as MLIR does; but the line needs the prefix, so reserve it now.
-        prefix = self._name_results(op)
+        results = op.results
+        if len(results) == 1:  # _name_results, inline for the common case
+            c = self.counters[-1]
+            prefix = f"%{c[0]}"
+            c[0] += 1
+            self.names[id(results[0])] = prefix
+            prefix += " = "
+        else:
+            prefix = self._name_results(op)
         if self.generic or spec is None or (spec.print is None and spec.format is None):
             return pad + prefix + self.generic_op(op)
         name = op.name
@@ -110,7 +120,10 @@ class Printer:
         else:
             if spec.compiled_format is None:
                 spec.compiled_format = compile_format(spec.format)
-            body = print_format(self, op, spec.compiled_format)
+            printer = _PRINTERS.get(spec.name) if FAST_PRINT else None
+            if printer is None or printer.spec is not spec:
+                printer = _compiled_printer(spec)
+            body = printer.print(self, op)
         return pad + prefix + name + (" " + body if body else "")
 
     def generic_op(self, op: Operation) -> str:
@@ -145,6 +158,32 @@ class Printer:
         if d is not None and self.version <= d.array_until and isinstance(a, DenseArrayAttr):
             return ArrayAttr(tuple(IntegerAttr(int(v)) for v in a.values))
         return a
+
+
+FAST_PRINT = True  # print through frontend.fastprint (tests turn it off to compare both)
+_PRINTERS: dict[str, CompiledPrinter | _Interpreted] = {}  # op name -> its printer
+
+
+class _Interpreted:
+    """The printer of a format that ``compile_printer`` does not cover (or of any format,
+    with ``FAST_PRINT`` off): ``print_format`` itself."""
+
+    __slots__ = ("spec",)
+
+    def __init__(self, spec: OpSpec) -> None:
+        self.spec = spec
+
+    def print(self, pr: Printer, op: Operation) -> str:
+        return print_format(pr, op, self.spec.compiled_format)
+
+
+def _compiled_printer(spec: OpSpec) -> CompiledPrinter | _Interpreted:
+    if not FAST_PRINT:
+        return _Interpreted(spec)
+    printer = _PRINTERS[spec.name] = compile_printer(spec, spec.compiled_format) or _Interpreted(
+        spec
+    )
+    return printer
 
 
 def _in_function(op: Operation) -> bool:

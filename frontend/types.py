@@ -25,8 +25,10 @@ class IntegerType(Type):
     signedness: str = "signless"  # "signless" | "signed" | "unsigned"
 
     def __str__(self) -> str:
-        prefix = {"signless": "i", "signed": "si", "unsigned": "ui"}[self.signedness]
-        return f"{prefix}{self.width}"
+        return f"{_INT_PREFIX[self.signedness]}{self.width}"
+
+
+_INT_PREFIX = {"signless": "i", "signed": "si", "unsigned": "ui"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,10 +123,25 @@ class VectorType(Type):
         return VectorType(tuple(shape), self.element, tuple(scalable))
 
     def __str__(self) -> str:
-        dims = "".join(
-            (f"[{s}]" if sc else f"{s}") + "x" for s, sc in zip(self.shape, self.scalable)
-        )
-        return f"vector<{dims}{self.element}>"
+        text = _SPELLING.get(self)
+        if text is None:
+            dims = "".join(
+                (f"[{s}]" if sc else f"{s}") + "x" for s, sc in zip(self.shape, self.scalable)
+            )
+            text = _spelled(self, f"vector<{dims}{self.element}>")
+        return text
+
+
+# The spelling of the shaped types printed lately (printing a big module spells the same few
+# types over and over; types are immutable, so a spelling never goes stale).
+_SPELLING: dict[Type, str] = {}
+
+
+def _spelled(t: Type, text: str) -> str:
+    if len(_SPELLING) >= 4096:
+        _SPELLING.clear()
+    _SPELLING[t] = text
+    return text
 
 
 DYNAMIC = None  # a `?` dimension in memref and tensor shapes
@@ -152,8 +169,11 @@ class MemRefType(Type):
         return all(s is not None for s in self.shape)
 
     def __str__(self) -> str:
-        extra = "".join(f", {a}" for a in (self.layout, self.memory_space) if a is not None)
-        return f"memref<{_shape_str(self.shape)}{self.element}{extra}>"
+        text = _SPELLING.get(self)
+        if text is None:
+            extra = "".join(f", {a}" for a in (self.layout, self.memory_space) if a is not None)
+            text = _spelled(self, f"memref<{_shape_str(self.shape)}{self.element}{extra}>")
+        return text
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,10 +7,13 @@ next to each op's spec.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from frontend.errors import VerifyError
 from frontend.ir import Module, Operation
 from frontend.ops.common import fail
-from frontend.ops.spec import OPTIONAL, SINGLE, TERMINATOR, OpSpec, _valid_segments
+from frontend.ops.spec import ANY, OPTIONAL, SINGLE, TERMINATOR, OpSpec, _valid_segments
 from frontend.types import FunctionType
 
 
@@ -27,19 +30,41 @@ def verify_module(module: Module) -> None:
     for op in module.ops:
         if op.name not in ("func.func", "memref.global"):
             raise fail(op, "only functions and globals may appear at the top level of a module")
-        for inner in op.walk():
-            verify_op(inner)
-            _verify_symbol_use(inner, symbols)
+        _verify_tree(op, symbols)
+
+
+def _verify_tree(op: Operation, symbols: dict[str, Operation]) -> None:
+    """``op`` and every op nested in it, in textual order (as ``op.walk()`` visits them)."""
+    verify_op(op)
+    if op.name in _SYMBOL_USERS:
+        _verify_symbol_use(op, symbols)
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                _verify_tree(inner, symbols)
 
 
 def verify_op(op: Operation) -> None:
     spec = op.spec
     if spec is None:
         raise VerifyError(f"unknown operation '{op.name}'", op.loc)
-    _verify_operands(op, spec)
-    _verify_results(op, spec)
-    _verify_attributes(op, spec)
-    _verify_regions(op, spec)
+    checks = _CHECKS.get(id(spec))
+    if checks is None or checks.spec is not spec:
+        checks = _CHECKS[id(spec)] = _Checks(spec)
+    # The declared constraints, by the spec's precomputed checks; when one of them fails,
+    # the general function for that part finds (and reports) the broken rule.
+    if not checks.operands(op):
+        _verify_operands(op, spec)
+    if not checks.results(op):
+        _verify_results(op, spec)
+    attributes = op.attributes
+    for name, check, required in checks.attrs:
+        a = attributes.get(name)
+        if (a is None and required) or (a is not None and not check(a)):
+            _verify_attributes(op, spec)
+            break
+    if op.regions or checks.regions:
+        _verify_regions(op, spec)
     if spec.verify is not None:
         try:
             spec.verify(op)
@@ -47,6 +72,53 @@ def verify_op(op: Operation) -> None:
             raise
         except (AttributeError, KeyError, IndexError, TypeError, ValueError) as e:
             raise fail(op, f"is malformed ({type(e).__name__}: {e})") from None
+
+
+class _Checks:
+    """What ``verify_op`` checks of every op of one spec, worked out once: the operand and
+    result counts and types (no check for ``ANY``), the attributes to look for."""
+
+    __slots__ = ("attrs", "operands", "regions", "results", "spec")
+
+    def __init__(self, spec: OpSpec) -> None:
+        self.spec = spec
+        self.operands = _count_and_types(spec.operands, spec.segmented, "operands")
+        self.results = _count_and_types(spec.results, False, "results")
+        self.attrs = tuple(
+            (d.name, d.kind.check, not d.optional and d.default is None) for d in spec.attrs
+        )
+        self.regions = len(spec.regions)
+
+
+def _count_and_types(
+    groups: tuple[Any, ...], segmented: bool, field: str
+) -> Callable[[Operation], bool]:
+    """A predicate: the op's operands (or results) have the declared count and types. It may
+    say False for a valid op (the general check then runs), never True for an invalid one."""
+    if segmented or any(g.kind != SINGLE for g in groups):
+        return _never
+    n = len(groups)
+    checks = tuple((i, g.constraint.check) for i, g in enumerate(groups) if g.constraint is not ANY)
+    of_results = field == "results"
+
+    def passes(op: Operation) -> bool:
+        values = op.results if of_results else op.operands
+        if len(values) != n:
+            return False
+        for i, check in checks:
+            if not check(values[i].type):
+                return False
+        return True
+
+    return passes
+
+
+def _never(op: Operation) -> bool:
+    return False
+
+
+_SYMBOL_USERS = frozenset({"func.call", "memref.get_global"})  # see _verify_symbol_use
+_CHECKS: dict[int, _Checks] = {}  # id(spec) -> its checks
 
 
 def _verify_operands(op: Operation, spec: OpSpec) -> None:

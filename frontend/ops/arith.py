@@ -31,7 +31,16 @@ from frontend.ops.spec import (
     Result,
     like,
 )
-from frontend.types import FloatType, IndexType, IntegerType, Type, VectorType, element_type
+from frontend.types import (
+    FloatType,
+    IndexType,
+    IntegerType,
+    Type,
+    VectorType,
+    element_type,
+    i1,
+    i64,
+)
 
 NO_FASTMATH = EnumAttr("arith.fastmath", "none")
 NO_OVERFLOW = EnumAttr("arith.overflow", "none")
@@ -62,8 +71,17 @@ def _shape_of(t: Type) -> tuple[int, ...] | None:
 def with_element(t: Type, elem: Type) -> Type:
     """``t`` with its element type replaced (i1 for comparisons, the target for casts)."""
     if isinstance(t, VectorType):
-        return VectorType(t.shape, elem, t.scalable)
+        key = (t, elem)
+        made = _WITH_ELEMENT.get(key)
+        if made is None:
+            if len(_WITH_ELEMENT) >= 1024:
+                _WITH_ELEMENT.clear()
+            made = _WITH_ELEMENT[key] = VectorType(t.shape, elem, t.scalable)
+        return made
     return elem
+
+
+_WITH_ELEMENT: dict[tuple[Type, Type], Type] = {}  # types are immutable: reuse the ones made
 
 
 def elementwise(kernel: Any) -> Any:
@@ -132,7 +150,7 @@ register(
         attrs=(Attr("predicate", predicate_kind(CMPI_PREDICATES)),),
         traits=EW,
         format="$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
-        infer=lambda op: [with_element(op.operands[0].type, IntegerType(1))],
+        infer=lambda op: [with_element(op.operands[0].type, i1)],
         verify=lambda op: _same_operands(op),
         eval=_compare(S.cmpi, CMPI_PREDICATES),
     ),
@@ -143,7 +161,7 @@ register(
         attrs=(Attr("predicate", predicate_kind(CMPF_PREDICATES)), FM),
         traits=EW,
         format="$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)",
-        infer=lambda op: [with_element(op.operands[0].type, IntegerType(1))],
+        infer=lambda op: [with_element(op.operands[0].type, i1)],
         verify=lambda op: _same_operands(op),
         eval=_compare(S.cmpf, CMPF_PREDICATES),
     ),
@@ -188,8 +206,8 @@ def _verify_select(op: Operation) -> None:
     c, a, b = (v.type for v in op.operands)
     if a != b or a != op.results[0].type:
         raise fail(op, "requires the same type for the true value, false value and result")
-    if c != IntegerType(1) and c != with_element(a, IntegerType(1)):
-        raise fail(op, f"expected condition type to be i1 or {with_element(a, IntegerType(1))}")
+    if c != i1 and c != with_element(a, i1):
+        raise fail(op, f"expected condition type to be i1 or {with_element(a, i1)}")
 
 
 register(
@@ -200,6 +218,11 @@ register(
         results=(Result("result", ANY),),
         traits=EW,
         parse=_parse_select,
+        fast_formats=(
+            "$condition `,` $true_value `,` $false_value attr-dict `:` type($result)",
+            "$condition `,` $true_value `,` $false_value attr-dict `:` type($condition) `,` "
+            "type($result)",
+        ),
         print=_print_select,
         verify=_verify_select,
         eval=lambda ctx, op, c, a, b: S.select(c, a, b),
@@ -213,7 +236,7 @@ def _parse_constant(p: Any, st: Any) -> None:
         st.attrs.update(p.parse_attr_dict().entries)
     start = p.pos
     value = p.parse_attribute("constant value")
-    if isinstance(value, IntegerAttr) and value.type == IntegerType(64) and not _typed_at(p, start):
+    if isinstance(value, IntegerAttr) and value.type == i64 and not _typed_at(p, start):
         pass  # an untyped integer literal means i64, as in MLIR
     st.attrs["value"] = value
     t = getattr(value, "type", None)
@@ -230,7 +253,7 @@ def _print_constant(pr: Any, op: Operation) -> str:
     value = op.attributes["value"]
     attrs = pr.attr_dict(op, {"value"})
     text = str(value)
-    if isinstance(value, IntegerAttr) and " : " not in text and value.type != IntegerType(1):
+    if isinstance(value, IntegerAttr) and " : " not in text and value.type != i1:
         text = f"{value.value} : {value.type}"
     return (f"{attrs} " if attrs else "") + text
 
@@ -256,6 +279,7 @@ register(
         results=(Result("result", ANY),),
         traits=frozenset({PURE}),
         parse=_parse_constant,
+        fast_formats=("attr-dict $value",),
         print=_print_constant,
         infer=lambda op: [op.attributes["value"].type],
         verify=_verify_constant,

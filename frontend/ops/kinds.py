@@ -22,7 +22,7 @@ from frontend.attributes import (
     format_symbol,
 )
 from frontend.ops.spec import AttrKind
-from frontend.types import FunctionType, IndexType, IntegerType, Type, i32, i64
+from frontend.types import FunctionType, IndexType, Type, i1, i32, i64
 
 
 def _dense_i64(a: Attribute) -> bool:
@@ -76,8 +76,8 @@ I64_ARRAY = AttrKind(
 BOOL_ARRAY = AttrKind(
     "1-bit boolean array attribute",
     lambda a: isinstance(a, ArrayAttr)
-    and all(isinstance(v, IntegerAttr) and v.type == IntegerType(1) for v in a.values),
-    build=lambda x: ArrayAttr(tuple(IntegerAttr(int(bool(v)), IntegerType(1)) for v in x)),
+    and all(isinstance(v, IntegerAttr) and v.type == i1 for v in a.values),
+    build=lambda x: ArrayAttr(tuple(IntegerAttr(int(bool(v)), i1) for v in x)),
 )
 
 
@@ -133,7 +133,7 @@ I64 = AttrKind(
 )
 I32 = AttrKind(
     "32-bit signless integer attribute",
-    lambda a: isinstance(a, IntegerAttr) and a.type == IntegerType(32),
+    lambda a: isinstance(a, IntegerAttr) and a.type == i32,
     build=lambda x: IntegerAttr(_int_values([x])[0], i32),
 )
 INDEX_ATTR = AttrKind(
@@ -143,8 +143,8 @@ INDEX_ATTR = AttrKind(
 )
 BOOL = AttrKind(
     "bool attribute",
-    lambda a: isinstance(a, IntegerAttr) and a.type == IntegerType(1),
-    build=lambda x: IntegerAttr(int(bool(x)), IntegerType(1)),
+    lambda a: isinstance(a, IntegerAttr) and a.type == i1,
+    build=lambda x: IntegerAttr(int(bool(x)), i1),
 )
 UNIT = AttrKind(
     "unit attribute", lambda a: isinstance(a, UnitAttr), build=lambda x: UnitAttr() if x else x
@@ -216,6 +216,9 @@ ANY_ATTR = AttrKind("attribute", lambda a: True)
 TYPED_VALUE = AttrKind(
     "typed constant",
     lambda a: isinstance(a, (IntegerAttr, FloatAttr, DenseElementsAttr)),
+    # `0 : index`, `1.5 : f32`, `dense<0.0> : vector<4xf32>`, `true`: read by parse_attribute
+    pattern=r"(?:(?:dense<[^<>!#]*>|-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)[ \t]*:[ \t]*"
+    r"(?:(?:vector|tensor)<[^<>()!#]*>|[a-z][a-z0-9]*)|true|false)",
 )
 DICT_ARRAY = AttrKind(
     "array of dictionaries",

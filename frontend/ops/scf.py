@@ -65,7 +65,10 @@ def _parse_for(p: Any, st: Any) -> None:
         while True:
             p.skip_ws()
             pos = p.pos
-            names.append((p.try_regex(_SSA), pos))
+            name = p.try_regex(_SSA)
+            if name is None:
+                raise p.error(f"expected SSA name, found {p.found()}")
+            names.append((name, pos))
             p.expect_punct("=")
             inits.append(p.parse_operand())
             if p.try_punct(")"):
@@ -186,7 +189,10 @@ def _parse_while(p: Any, st: Any) -> None:
         while True:
             p.skip_ws()
             pos = p.pos
-            names.append((p.try_regex(_SSA), pos))
+            name = p.try_regex(_SSA)
+            if name is None:
+                raise p.error(f"expected SSA name, found {p.found()}")
+            names.append((name, pos))
             p.expect_punct("=")
             inits.append(p.parse_operand())
             if p.try_punct(")"):

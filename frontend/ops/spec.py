@@ -59,6 +59,9 @@ class TypeConstraint:
         )
 
 
+_I1 = IntegerType(1)
+
+
 def _is_int(t: Type) -> bool:
     return isinstance(t, IntegerType) and t.signedness == "signless"
 
@@ -70,12 +73,12 @@ FLOAT = TypeConstraint("floating-point", lambda t: isinstance(t, FloatType))
 INT_OR_INDEX = TypeConstraint(
     "signless integer or index", lambda t: _is_int(t) or isinstance(t, IndexType)
 )
-I1 = TypeConstraint("i1", lambda t: t == IntegerType(1))
+I1 = TypeConstraint("i1", lambda t: t == _I1)
 VECTOR = TypeConstraint("vector", lambda t: isinstance(t, VectorType))
 MEMREF = TypeConstraint("memref", lambda t: isinstance(t, MemRefType))
 SHAPED = TypeConstraint("memref or ranked tensor", lambda t: isinstance(t, (MemRefType, TensorType)))
 MASK = TypeConstraint(
-    "vector of i1", lambda t: isinstance(t, VectorType) and t.element == IntegerType(1)
+    "vector of i1", lambda t: isinstance(t, VectorType) and t.element == _I1
 )
 FIXED_VECTOR = TypeConstraint(
     "fixed-length vector", lambda t: isinstance(t, VectorType) and not t.is_scalable
@@ -209,6 +212,10 @@ class OpSpec:
     mask_type: Callable[[Operation], Type] | None = None
     since: int = 0  # MLIR versions: removed in MLIR 22 ops carry until=21
     until: int = 99
+    # Declarative formats for the common spellings of an op with a custom parser, for the
+    # parser's fast path (``frontend.fastpath``) only: ``parse`` stays the definition of the
+    # syntax, and each of these must build the op it builds from the same text.
+    fast_formats: tuple[str, ...] = ()
     compiled_format: Any = field(default=None, repr=False)
     # Derived from the fields above once, for the lookups the parser and verifier do per op.
     roles: dict[str, str] = field(init=False, repr=False, compare=False)
