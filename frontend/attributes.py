@@ -180,7 +180,17 @@ def format_key(name: str) -> str:
 
 
 def format_entry(name: str, value: Attribute) -> str:
-    return format_key(name) if isinstance(value, UnitAttr) else f"{format_key(name)} = {value}"
+    known = _ENTRIES.get(id(value))  # by identity, as types.VectorType.__str__
+    if known is not None and known[0] is value and known[1] == name:
+        return known[2]
+    text = format_key(name) if isinstance(value, UnitAttr) else f"{format_key(name)} = {value}"
+    if len(_ENTRIES) >= 4096:
+        _ENTRIES.clear()
+    _ENTRIES[id(value)] = (value, name, text)
+    return text
+
+
+_ENTRIES: dict[int, tuple[Attribute, str, str]] = {}  # the dictionary entries printed lately
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from typing import Any
 from frontend.attributes import DictAttr
 from frontend.errors import MLIRError, VerifyError
 from frontend.format import (
+    _RESULT_BINDING,
     CUSTOM_PARSERS,
     AllOperands,
     AttrDict,
@@ -38,21 +39,29 @@ from frontend.parse_types import TYPE_CACHE
 from frontend.types import Type
 
 WS = r"[ \t\n\r\f\v]*"
+WS_ = r"[ \t\n\r\f\v]*+"  # before a capture group (possessive: a token never starts with space)
 # Operands and types are looked up by the text they match, so that text must be what the
 # general path reads there: whole names and words (the lookaheads), not a prefix of one.
-OPERAND = r"%(?:\d+|[A-Za-z_$.\-][\w$.\-]*)(?:#\d+)?(?![\w$.\-#])"
+# Names are matched as ASCII (cheaper): a name with other letters fails the lookahead, and
+# the general path reads it.
+OPERAND = r"%(?:[0-9]++|[A-Za-z_$.\-][A-Za-z0-9_$.\-]*+)(?:#[0-9]++)?(?![\w$.\-#])"
 OPERANDS = rf"(?:{OPERAND}(?:{WS},{WS}{OPERAND})*)?"
 TYPE = r"(?:(?:vector|memref|tensor)<[^<>()!#]*>|[a-z][a-z0-9]*(?![\w$.]))"
-RESULT_BINDING = rf"{OPERAND}(?:{WS}:{WS}\d+)?{WS}(?:,{WS}{OPERAND}(?:{WS}:{WS}\d+)?{WS})*="
+RESULT_BINDING = _RESULT_BINDING.pattern  # what the general path takes for one
 # Whitespace and comments (possessive: never back into a comment).
 SPACE = r"[ \t\n\r\f\v]*+(?://[^\n]*+[ \t\n\r\f\v]*+)*+"
-# The head of an op, `%x = dialect.op` or `dialect.op`, in three groups (head, %x, dialect.op).
+# The head of an op, `%x = dialect.op` or `dialect.op`, in three groups (head, %x, dialect.op);
+# ASCII_HEAD matches the same, or nothing for names with other letters.
 HEAD = r"((?:(%(?:\d+|[A-Za-z_$.\-][\w$.\-]*))[ \t]*=[ \t]*)?([A-Za-z_][\w$]*(?:\.[\w$]+)*))"
+ASCII_HEAD = (
+    r"((?:(%(?:[0-9]++|[A-Za-z_$.\-][A-Za-z0-9_$.\-]*+))[ \t]*=[ \t]*)?"
+    r"([A-Za-z_][A-Za-z0-9_$]*+(?:\.[A-Za-z0-9_$]++)*+)(?![\w$]|\.[\w$]))"
+)
 # The op ends here (no attr-dict follows), and nothing the general path would still read
 # follows, not even on a later line: a `loc(...)`, a `, more` continuing a list of types or
 # operands. The expression then goes on to read the head of the next op, if there is one:
 # the parser does not need a match of its own to find it (one match per op, not two).
-END = rf"(?=[ \t]*(?:\n|\}}|//|$)){SPACE}(?!loc|,)(?:{HEAD})?"
+END = rf"(?=[ \t]*(?:\n|\}}|//|$)){SPACE}(?!loc|,)(?:{ASCII_HEAD})?"
 _SPACE = re.compile(WS)
 
 # Spellings read before (by any parser) and what they denote. Only alias-free text is
@@ -118,6 +127,7 @@ class _Generator:
         self.env: dict[str, Any] = {
             "Value": Value,
             "Mismatch": Mismatch,
+            "MLIRError": MLIRError,
             "make_op": make_op,
             "segments": _segments,
             "TYPES": TYPE_CACHE,
@@ -151,13 +161,16 @@ class _Generator:
         if isinstance(el, AttrDict):  # present only if flat: `{a = [1], b}`
             i = self._group()
             self.fill.append(f"if g[{i - 1}] is not None: attrs.update(dict_at(p, m, {i}))")
-            opener = rf"{WS}attributes(?![\w$.])" if el.keyword else ""
-            return rf"(?:{opener}{WS}(\{{[^{{}}]*\}}))?(?!{WS}\{{)"
+            # Absent only if the general path would not read one (a nested one: it does).
+            opener = r"attributes(?![\w$.])" if el.keyword else r"\{"
+            if el.keyword:
+                return rf"(?:{WS}{opener}{WS}(\{{[^{{}}]*\}})|(?!{SPACE}{opener}))"
+            return rf"(?:{WS}(\{{[^{{}}]*\}}))?(?!{SPACE}\{{)"
         if isinstance(el, AllOperands):
             i = self._group()
             self.fill.append(f"o_all = operand_list(p, names, g[{i - 1}], start)")
             self.operands["*"] = ("o_all", True)
-            return rf"{WS}({OPERANDS})"
+            return rf"{WS_}({OPERANDS})"
         if isinstance(el, Var):
             return self._var(el.name)
         if isinstance(el, TypeOf):
@@ -170,16 +183,22 @@ class _Generator:
             custom = self._const("CUSTOM", (el, spec))
             self.fill.append(f"{var}, attrs[{static!r}] = index_list(p, m, {i}, {custom})")
             self.env["index_list"] = _index_list
-            return rf"{WS}(\[[^\[\]]*\])"
+            return rf"{WS_}(\[[^\[\]]*\])"
         if isinstance(el, Group):
+            # Present when the general path finds its first element (format._presence): then
+            # it must match; absent when that is not there.
             lead = next(e for e in el.elements if not (isinstance(e, Lit) and not e.text))
-            guard = ""
             if isinstance(lead, Var) and spec.roles.get(lead.name) == "operand":
-                guard = rf"(?!{WS}{RESULT_BINDING})"  # the next op's `%x = `, not an operand
+                binding = f"{SPACE}{RESULT_BINDING}"  # the next op's `%x = `, not an operand
+                guard, absent = f"(?!{binding})", f"(?={binding})|(?!{SPACE}%)"
+            elif isinstance(lead, Lit):
+                guard, absent = "", f"(?!{SPACE}{self.element(lead)[len(WS):]})"
+            else:
+                raise Unsupported(type(lead).__name__)
             self.optional += 1
             inner = "".join(self.element(e) for e in el.elements)
             self.optional -= 1
-            return f"(?:{guard}{inner})?"
+            return f"(?:{guard}{inner}|{absent})"
         raise Unsupported(type(el).__name__)
 
     def _var(self, name: str) -> str:
@@ -195,10 +214,10 @@ class _Generator:
                 self.fill.append(f"{var} = names.get(g[{i - 1}])")
                 self.fill.append(f"if {var}.__class__ is not Value:")
                 self.fill.append(f"    {var} = p.resolve(g[{i - 1}], start)")
-                return rf"{WS}({OPERAND})"
+                return rf"{WS_}({OPERAND})"
             self.operands[name] = (var, True)
             self.fill.append(f"{var} = operand_list(p, names, g[{i - 1}], start)")
-            return rf"{WS}({OPERANDS})"
+            return rf"{WS_}({OPERANDS})"
         d = spec.attr_def(name)
         if role != "attr" or d is None or d.kind.pattern is None:
             raise Unsupported(name)
@@ -206,7 +225,7 @@ class _Generator:
         kind = self._const("KIND", (d.kind, name, {}))
         self.fill.append(f"if g[{i - 1}] is not None:")
         self.fill.append(f"    attrs[{name!r}] = attr_at(p, m, {i}, {kind})")
-        return rf"{WS}({d.kind.pattern})"
+        return rf"{WS_}({d.kind.pattern})"
 
     def _types(self, target: str) -> str:
         spec = self.spec
@@ -220,10 +239,10 @@ class _Generator:
             self.results["*" if role == "results" else target] = (var, many)
             if many:
                 self.check.append(f"{var} = types_at(p, m, {i})")
-                return rf"{WS}({TYPE}(?:{WS},{WS}{TYPE})*)"
+                return rf"{WS_}({TYPE}(?:{WS},{WS}{TYPE})*)"
             self.check.append(f"{var} = TYPES.get(g[{i - 1}])")
             self.check.append(f"if {var} is None: {var} = type_at(p, m, {i})")
-            return rf"{WS}({TYPE})"
+            return rf"{WS_}({TYPE})"
         key = "*" if role == "operands" else target
         if key not in self.operands:
             raise Unsupported(target)  # a type written before (or without) its operand
@@ -235,9 +254,9 @@ class _Generator:
             self.check.append("t = TYPES.get(g[%d])" % (i - 1))
             self.check.append(f"if t is None: t = type_at(p, m, {i})")
             self.check.append(f"if t is not {var}.type and t != {var}.type: raise Mismatch('')")
-            return rf"{WS}({TYPE})"
+            return rf"{WS_}({TYPE})"
         self.check.append(f"{guard}same_types(types_at(p, m, {i}), {var})")
-        return rf"{WS}((?:{TYPE}(?:{WS},{WS}{TYPE})*)?)"
+        return rf"{WS_}((?:{TYPE}(?:{WS},{WS}{TYPE})*)?)"
 
     # -- the builder -------------------------------------------------------------------------
     def source(self) -> str:
@@ -267,7 +286,8 @@ class _Generator:
             self.env["complete"] = spec.complete
             body.append("complete(op)")
         # Bind `%x = ` as Parser._bind_results does (the general path reports a wrong count).
-        if len(spec.results) == 1 and spec.results[0].kind == SINGLE and "*" not in self.results:
+        one = spec.results[0].name if len(spec.results) == 1 else None
+        if one in self.results and not self.results[one][1]:  # exactly one result, written
             body += [
                 "if result is not None:",
                 "    if result in names: raise Mismatch('')",
@@ -297,11 +317,22 @@ class _Generator:
                 for r in spec.results
             )
             return [f"op.results = [Value(t, op, i) for i, t in enumerate([{types}])]"]
+        if spec.infer is None:
+            raise Unsupported("result types are neither written nor inferred")
         stated = []
         for r in spec.results:
             var, many = results.get(r.name, ("None", True))
             stated.append(var if many else f"[{var}]")
-        return [f"op.results = infer(op, [{', '.join(stated)}])"]
+        if any(s != "None" for s in stated):
+            return [f"op.results = infer(op, [{', '.join(stated)}])"]
+        self.env["infer_types"] = spec.infer
+        return [  # the spec's type rule; anything it raises sends the op to the general path
+            "try:",
+            "    types = infer_types(op)",
+            "except (MLIRError, ValueError, KeyError, IndexError, TypeError, AttributeError):",
+            "    raise Mismatch('') from None",
+            "op.results = [Value(t, op, i) for i, t in enumerate(types)]",
+        ]
 
 
 # -- what the builders call -------------------------------------------------------------------

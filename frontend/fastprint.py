@@ -215,7 +215,7 @@ class _Generator:
         elif isinstance(el, Var):
             role = spec.roles.get(el.name, "attr")
             if role == "operand":
-                self.item(f"', '.join(map(value, {self.group(el.name)}))", depth)
+                self.item(f"', '.join([names.get(id(v)) or value(v) for v in {self.group(el.name)}])", depth)
             elif role == "region":
                 index = spec.regions.index(el.name)
                 self.item(f"pr.region(op.regions[{index}])", depth)
@@ -242,7 +242,7 @@ class _Generator:
                 depth,
             ) if not el.keyword else self._keyword_dict(shown, depth)
         elif isinstance(el, AllOperands):
-            self.item("', '.join(map(value, op.operands))", depth)
+            self.item("', '.join([names.get(id(v)) or value(v) for v in op.operands])", depth)
         elif isinstance(el, FunctionalType):
             self._emit(
                 depth,
@@ -304,7 +304,8 @@ class _Generator:
         return f"{got} and not a == {self._const('default_', d.default)}"
 
     def source(self) -> str:
-        head = ["def print_op(pr, op):", "    value = pr.value", "    parts = []"]
+        # An operand's name is pr.value(v): looked up here, pr.value makes the fallback.
+        head = ["def print_op(pr, op):", "    value, names = pr.value, pr.names", "    parts = []"]
         head += ["    " + line for line in self.head]
         if any("space" in line for line in self.lines):
             head.append("    space = True")

@@ -141,7 +141,7 @@ class Parser(AttrParser):
         return block
 
     def _parse_block_body(self, block: Block) -> None:
-        ops = block.ops
+        ops, text, names = block.ops, self.text, self.scopes[-1].names
         head = None  # the next op's head, when the op before read it (see _parse_fast)
         while True:
             if head is None:
@@ -155,12 +155,32 @@ class Parser(AttrParser):
                     op.parent = block
                     ops.append(op)
                     continue
-            op, next_head = self._parse_fast(head) if FAST_PATH else _NO_OP
+            # _parse_fast, inline: this loop reads nearly every op of a program
+            result, name, start, pos = head
+            fasts = _FAST.get(name) if FAST_PATH else ()
+            if fasts is None:
+                fasts = _FAST[name] = _compile_fast(name)
+            op = None
+            for fast in fasts:
+                m = fast.match(text, pos)
+                if m is not None:
+                    g = m.groups()
+                    try:
+                        op = fast.build(self, m, g, start, names, result)
+                    except MLIRError:
+                        break
+                    end, head = m.end(), g[-3]
+                    if head is None:
+                        self.pos = end
+                    else:
+                        self.pos = start = end - len(head)
+                        head = (g[-2], g[-1], start, end)
+                    break
             if op is None:
                 op = self.parse_operation(head, fast=False)
+                head = None
             op.parent = block
             ops.append(op)
-            head = next_head
 
     # -- operations -----------------------------------------------------------------------
     # An op's head is `%x = dialect.op` or `dialect.op`, after whitespace and comments, as
@@ -260,6 +280,12 @@ class Parser(AttrParser):
     def _bind_results(
         self, op: Operation, bindings: list[tuple[str, int, int]], start: int
     ) -> None:
+        if not bindings:
+            return
+        if len(bindings) == 1 and bindings[0][1] == 1 and len(op.results) == 1:  # `%x = `
+            name, _, pos = bindings[0]
+            self.define(name, op.results[0], pos)  # which names the value too
+            return
         wanted = sum(c for _, c, _ in bindings)
         if bindings and wanted != len(op.results):
             raise self.error(

@@ -123,24 +123,25 @@ class VectorType(Type):
         return VectorType(tuple(shape), self.element, tuple(scalable))
 
     def __str__(self) -> str:
-        text = _SPELLING.get(self)
-        if text is None:
-            dims = "".join(
-                (f"[{s}]" if sc else f"{s}") + "x" for s, sc in zip(self.shape, self.scalable)
-            )
-            text = _spelled(self, f"vector<{dims}{self.element}>")
-        return text
+        known = _SPELLING.get(id(self))
+        if known is not None and known[0] is self:
+            return known[1]
+        dims = "".join(
+            (f"[{s}]" if sc else f"{s}") + "x" for s, sc in zip(self.shape, self.scalable)
+        )
+        return _spelled(self, f"vector<{dims}{self.element}>")
 
 
-# The spelling of the shaped types printed lately (printing a big module spells the same few
-# types over and over; types are immutable, so a spelling never goes stale).
-_SPELLING: dict[Type, str] = {}
+# The spelling of the shaped types printed lately, by identity (printing a big module spells
+# the same few type objects over and over; types are immutable, so a spelling never goes
+# stale, and an entry holds its type, so its id is not reused while it is there).
+_SPELLING: dict[int, tuple[Type, str]] = {}
 
 
 def _spelled(t: Type, text: str) -> str:
     if len(_SPELLING) >= 4096:
         _SPELLING.clear()
-    _SPELLING[t] = text
+    _SPELLING[id(t)] = (t, text)
     return text
 
 
@@ -169,11 +170,11 @@ class MemRefType(Type):
         return all(s is not None for s in self.shape)
 
     def __str__(self) -> str:
-        text = _SPELLING.get(self)
-        if text is None:
-            extra = "".join(f", {a}" for a in (self.layout, self.memory_space) if a is not None)
-            text = _spelled(self, f"memref<{_shape_str(self.shape)}{self.element}{extra}>")
-        return text
+        known = _SPELLING.get(id(self))
+        if known is not None and known[0] is self:
+            return known[1]
+        extra = "".join(f", {a}" for a in (self.layout, self.memory_space) if a is not None)
+        return _spelled(self, f"memref<{_shape_str(self.shape)}{self.element}{extra}>")
 
 
 @dataclass(frozen=True, slots=True)

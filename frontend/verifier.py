@@ -95,22 +95,52 @@ def _count_and_types(
 ) -> Callable[[Operation], bool]:
     """A predicate: the op's operands (or results) have the declared count and types. It may
     say False for a valid op (the general check then runs), never True for an invalid one."""
-    if segmented or any(g.kind != SINGLE for g in groups):
+    flexible = [i for i, g in enumerate(groups) if g.kind != SINGLE]
+    if segmented or len(flexible) > 1:
         return _never
-    n = len(groups)
-    checks = tuple((i, g.constraint.check) for i, g in enumerate(groups) if g.constraint is not ANY)
     of_results = field == "results"
+    n_groups = len(groups)
+    if not flexible:
+        checks = tuple(
+            (i, g.constraint.check) for i, g in enumerate(groups) if g.constraint is not ANY
+        )
 
-    def passes(op: Operation) -> bool:
+        def passes(op: Operation) -> bool:
+            values = op.results if of_results else op.operands
+            if len(values) != n_groups:
+                return False
+            for i, check in checks:
+                if not check(values[i].type):
+                    return False
+            return True
+
+        return passes
+    # One optional or variadic group at k: the single ones sit before it (from the start)
+    # and after it (from the end).
+    k = flexible[0]
+    fixed, optional, after = n_groups - 1, groups[k].kind == OPTIONAL, n_groups - 1 - k
+    ends = tuple(
+        (i if i < k else i - n_groups, g.constraint.check)
+        for i, g in enumerate(groups)
+        if i != k and g.constraint is not ANY
+    )
+    middle = None if groups[k].constraint is ANY else groups[k].constraint.check
+
+    def passes_flexible(op: Operation) -> bool:
         values = op.results if of_results else op.operands
-        if len(values) != n:
+        n = len(values)
+        if n < fixed or (optional and n > fixed + 1):
             return False
-        for i, check in checks:
+        for i, check in ends:
             if not check(values[i].type):
                 return False
+        if middle is not None:
+            for v in values[k : n - after]:
+                if not middle(v.type):
+                    return False
         return True
 
-    return passes
+    return passes_flexible
 
 
 def _never(op: Operation) -> bool:

@@ -58,7 +58,10 @@ CMPF_PREDICATES = (
 
 
 def same_operand_and_result_types(op: Operation) -> None:
-    types = {v.type for v in op.operands} | {r.type for r in op.results}
+    types = [v.type for v in op.operands] + [r.type for r in op.results]
+    if types and all(t is types[0] or t == types[0] for t in types):
+        return
+    types = set(types)
     if len(types) != 1:
         shown = ", ".join(sorted(map(str, types)))
         raise fail(op, f"requires the same type for all operands and results (found {shown})")
@@ -219,9 +222,9 @@ register(
         traits=EW,
         parse=_parse_select,
         fast_formats=(
-            "$condition `,` $true_value `,` $false_value attr-dict `:` type($result)",
             "$condition `,` $true_value `,` $false_value attr-dict `:` type($condition) `,` "
             "type($result)",
+            "$condition `,` $true_value `,` $false_value attr-dict `:` type($result)",
         ),
         print=_print_select,
         verify=_verify_select,

@@ -22,7 +22,6 @@ from frontend.types import (
     TensorType,
     Type,
     VectorType,
-    element_type,
 )
 
 if TYPE_CHECKING:
@@ -87,10 +86,10 @@ FIXED_VECTOR = TypeConstraint(
 
 def like(scalar: TypeConstraint) -> TypeConstraint:
     """``scalar`` or a vector (or tensor) of it: the operand shape of arith/math ops."""
+    check = scalar.check
     return TypeConstraint(
         f"{scalar.description}-like",
-        lambda t: scalar.check(t)
-        or (isinstance(t, (VectorType, TensorType)) and scalar.check(element_type(t))),
+        lambda t: check(t) or (isinstance(t, (VectorType, TensorType)) and check(t.element)),
     )
 
 
@@ -315,13 +314,14 @@ class OpSpec:
 
 def _valid_segments(seg: Any, groups: int, operands: int) -> bool:
     """``array<i32: ...>`` with one non-negative size per group, summing to the operands."""
-    return (
-        isinstance(seg, DenseArrayAttr)
-        and seg.element == "i32"
-        and len(seg.values) == groups
-        and all(isinstance(v, int) and v >= 0 for v in seg.values)
-        and sum(seg.values) == operands
-    )
+    if not (isinstance(seg, DenseArrayAttr) and seg.element == "i32" and len(seg.values) == groups):
+        return False
+    total = 0
+    for v in seg.values:
+        if not isinstance(v, int) or v < 0:
+            return False
+        total += v
+    return total == operands
 
 
 def segments_attr(sizes: list[int]) -> DenseArrayAttr:
