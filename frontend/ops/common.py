@@ -37,3 +37,8 @@ def ints(attr: Any) -> tuple[int, ...]:
 
 def is_permutation(perm: tuple[int, ...], n: int) -> bool:
     return sorted(perm) == list(range(n))
+
+
+def cast_format(src: str, dst: str) -> str:
+    """The assembly format of a one-operand conversion: ``$src attr-dict : type to type``."""
+    return f"${src} attr-dict `:` type(${src}) `to` type(${dst})"

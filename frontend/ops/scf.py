@@ -40,6 +40,27 @@ def _ensure_terminator(region: Region, loc: Any) -> None:
         _yield(block, [], loc)
 
 
+def _parse_bindings(p: Any) -> tuple[list[tuple[str, int]], list[Any]]:
+    """``%a = %x, %b = %y)`` after an opening paren: the new names (with their positions)
+    and the values they start from (iter_args, scf.while's operands)."""
+    names: list[tuple[str, int]] = []
+    inits: list[Any] = []
+    if p.try_punct(")"):
+        return names, inits
+    while True:
+        p.skip_ws()
+        pos = p.pos
+        name = p.try_regex(_SSA)
+        if name is None:
+            raise p.error(f"expected SSA name, found {p.found()}")
+        names.append((name, pos))
+        p.expect_punct("=")
+        inits.append(p.parse_operand())
+        if p.try_punct(")"):
+            return names, inits
+        p.expect_punct(",")
+
+
 # -- scf.for ------------------------------------------------------------------------------------------
 def _parse_for(p: Any, st: Any) -> None:
     """``scf.for [unsigned] %iv = %lb to %ub step %s [iter_args(%a = %x, ...) -> (T, ...)]
@@ -62,18 +83,7 @@ def _parse_for(p: Any, st: Any) -> None:
     types: list[Any] = []
     if p.try_keyword("iter_args"):
         p.expect_punct("(")
-        while True:
-            p.skip_ws()
-            pos = p.pos
-            name = p.try_regex(_SSA)
-            if name is None:
-                raise p.error(f"expected SSA name, found {p.found()}")
-            names.append((name, pos))
-            p.expect_punct("=")
-            inits.append(p.parse_operand())
-            if p.try_punct(")"):
-                break
-            p.expect_punct(",")
+        names, inits = _parse_bindings(p)
         p.expect_punct("->", "and the iter_args result types")
         types = p.parse_result_types()
         if len(types) != len(inits):
@@ -183,21 +193,7 @@ def _verify_if(op: Operation) -> None:
 def _parse_while(p: Any, st: Any) -> None:
     """``scf.while (%a = %x, ...) : (T, ...) -> (U, ...) { before } do { after }``."""
     p.expect_punct("(")
-    names: list[tuple[str, int]] = []
-    inits: list[Any] = []
-    if not p.try_punct(")"):
-        while True:
-            p.skip_ws()
-            pos = p.pos
-            name = p.try_regex(_SSA)
-            if name is None:
-                raise p.error(f"expected SSA name, found {p.found()}")
-            names.append((name, pos))
-            p.expect_punct("=")
-            inits.append(p.parse_operand())
-            if p.try_punct(")"):
-                break
-            p.expect_punct(",")
+    names, inits = _parse_bindings(p)
     p.expect_punct(":", "and the while signature")
     p.skip_ws()
     sig_pos = p.pos

@@ -8,7 +8,12 @@ wrong, see SEED-INVENTORY §6), the result-type rule, the verifier and the numpy
 
 from __future__ import annotations
 
+from frontend.attributes import EnumAttr
 from frontend.ops import register
+from frontend.ops import vector_eval as ve
+from frontend.ops import vector_shapes as vs
+from frontend.ops import vector_verify as vv
+from frontend.ops.common import cast_format
 from frontend.ops.kinds import (
     BOOL,
     COMBINING_KIND,
@@ -22,6 +27,7 @@ from frontend.ops.kinds import (
     PUNCTUATION,
     STRING,
 )
+from frontend.ops.runtime import forward
 from frontend.ops.spec import (
     ANY,
     ELEMENTWISE,
@@ -43,11 +49,6 @@ from frontend.ops.spec import (
     vector_of,
 )
 from frontend.ops.spec import FLOAT as FLOAT_T
-from frontend.attributes import EnumAttr
-from frontend.ops import vector_eval as ve
-from frontend.ops import vector_shapes as vs
-from frontend.ops import vector_verify as vv
-from frontend.ops.runtime import forward
 from frontend.ops.vector_syntax import (
     parse_contract,
     parse_mask,
@@ -67,10 +68,6 @@ def _same_as(name: str):
     return lambda op: [op.operand(name).type]
 
 
-def _fmt_to(src: str, dst: str) -> str:
-    return f"${src} attr-dict `:` type(${src}) `to` type(${dst})"
-
-
 register(
     OpSpec(
         "vector.vscale",
@@ -87,7 +84,7 @@ register(
         operands=(Operand("source", VECTOR),),
         results=(Result("result", VECTOR),),
         traits=P,
-        format=_fmt_to("source", "result"),
+        format=cast_format("source", "result"),
         verify=vv.bitcast,
         eval=ve.bitcast,
     ),
@@ -97,7 +94,7 @@ register(
         operands=(Operand("source", ANY),),
         results=(Result("vector", VECTOR),),
         traits=P,
-        format=_fmt_to("source", "vector"),
+        format=cast_format("source", "vector"),
         verify=vv.broadcast,
         eval=ve.broadcast,
     ),
@@ -398,7 +395,7 @@ register(
         operands=(Operand("source", VECTOR),),
         results=(Result("result", VECTOR),),
         traits=P,
-        format=_fmt_to("source", "result"),
+        format=cast_format("source", "result"),
         verify=vv.shape_cast,
         eval=ve.shape_cast,
     ),

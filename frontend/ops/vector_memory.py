@@ -10,6 +10,7 @@ from frontend.ops import register
 from frontend.ops import vector_eval as ve
 from frontend.ops import vector_shapes as vs
 from frontend.ops import vector_verify as vv
+from frontend.ops.common import cast_format
 from frontend.ops.kinds import AFFINE_MAP, BOOL, BOOL_ARRAY
 from frontend.ops.spec import (
     ANY,
@@ -32,11 +33,6 @@ from frontend.ops.spec import (
 )
 from frontend.ops.vector_syntax import complete_transfer, implicit_transfer
 from frontend.types import TensorType
-
-
-def _fmt_to(src: str, dst: str) -> str:
-    return f"${src} attr-dict `:` type(${src}) `to` type(${dst})"
-
 
 register(
     OpSpec(
@@ -208,7 +204,7 @@ register(
         operands=(Operand("memref", MEMREF),),
         results=(Result("result", MEMREF),),
         traits=frozenset({PURE}),
-        format=_fmt_to("memref", "result"),
+        format=cast_format("memref", "result"),
         verify=vv.type_cast,
         eval=ve.type_cast,
     ),
