@@ -1,17 +1,21 @@
 """A fast path for the common shape of each op's custom syntax.
 
 Most ops in real programs are one line of SSA names, simple types, integer lists and enum
-keywords. For every op with a declarative format we compile one regular expression that
-matches exactly that shape: an attr-dict with nested braces, a nested or aliased type, a
-region, a comment or a location inside the op make it fail. Each op also gets a builder, a
-small Python function generated from the format (see ``FastOp.source``), that turns the
-match into the ``Operation`` in one go: operands are looked up by name, types and
-attributes come from caches keyed by their spelling (both are immutable values), and
-anything unusual (a value from an outer scope, a ``%x#1`` use, a spelling not seen before)
-is read with the sub-parsers the general path uses, so both paths build the same op. When
-the expression does not match, or anything is off (an undefined value, a piece that does
-not read back exactly, a type error), the builder raises and the op is parsed again by the
-general path, which reports the error.
+keywords. For every op with a declarative format (and for the ``fast_formats`` of ops with
+a custom parser) we compile one regular expression that matches exactly that shape: an
+attr-dict with nested braces, a nested or aliased type, a region, a comment or a location
+inside the op make it fail. The expression goes on to read the head of the next op
+(``END``), so the parser needs one match per op.
+
+Each op also gets a builder, a small Python function generated from the format (see
+``FastOp.source``), that turns the match into the ``Operation`` in one go: operands are
+looked up by name, types and attributes come from caches keyed by their spelling (both are
+immutable values), and anything unusual (a value from an outer scope, a ``%x#1`` use, a
+spelling not seen before) is read with the sub-parsers the general path uses, so both paths
+build the same op. When the expression does not match, or anything is off (an undefined
+value, a piece that does not read back exactly, a type error), the builder raises and the op
+is parsed again by the general path, which reports the error. ``tests/test_frontend_fastpaths``
+compares the two.
 """
 
 from __future__ import annotations
@@ -22,8 +26,8 @@ from typing import Any
 from frontend.attributes import DictAttr
 from frontend.errors import MLIRError, VerifyError
 from frontend.format import (
-    _RESULT_BINDING,
     CUSTOM_PARSERS,
+    RESULT_BINDING,
     AllOperands,
     AttrDict,
     Custom,
@@ -38,8 +42,9 @@ from frontend.ops.spec import SINGLE, OpSpec, segments_attr
 from frontend.parse_types import TYPE_CACHE
 from frontend.types import Type
 
-WS = r"[ \t\n\r\f\v]*"
-WS_ = r"[ \t\n\r\f\v]*+"  # before a capture group (possessive: a token never starts with space)
+# Whitespace between tokens (possessive: no token starts with a space, so it never gives any
+# back; that spares the expression engine the bookkeeping).
+WS = r"[ \t\n\r\f\v]*+"
 # Operands and types are looked up by the text they match, so that text must be what the
 # general path reads there: whole names and words (the lookaheads), not a prefix of one.
 # Names are matched as ASCII (cheaper): a name with other letters fails the lookahead, and
@@ -47,7 +52,7 @@ WS_ = r"[ \t\n\r\f\v]*+"  # before a capture group (possessive: a token never st
 OPERAND = r"%(?:[0-9]++|[A-Za-z_$.\-][A-Za-z0-9_$.\-]*+)(?:#[0-9]++)?(?![\w$.\-#])"
 OPERANDS = rf"(?:{OPERAND}(?:{WS},{WS}{OPERAND})*)?"
 TYPE = r"(?:(?:vector|memref|tensor)<[^<>()!#]*>|[a-z][a-z0-9]*(?![\w$.]))"
-RESULT_BINDING = _RESULT_BINDING.pattern  # what the general path takes for one
+BINDING = RESULT_BINDING.pattern  # `%x = `: what the general path takes for one
 # Whitespace and comments (possessive: never back into a comment).
 SPACE = r"[ \t\n\r\f\v]*+(?://[^\n]*+[ \t\n\r\f\v]*+)*+"
 # The head of an op, `%x = dialect.op` or `dialect.op`, in three groups (head, %x, dialect.op);
@@ -62,11 +67,10 @@ ASCII_HEAD = (
 # operands. The expression then goes on to read the head of the next op, if there is one:
 # the parser does not need a match of its own to find it (one match per op, not two).
 END = rf"(?=[ \t]*(?:\n|\}}|//|$)){SPACE}(?!loc|,)(?:{ASCII_HEAD})?"
-_SPACE = re.compile(WS)
 
-# Spellings read before (by any parser) and what they denote. Only alias-free text is
-# cached ('#' and '!' never occur in what the expressions match), so a spelling means the
-# same in every file.
+# Spellings read before (by any parser) and what they denote. Only text that cannot hold an
+# alias is cached (types and index lists never match with '#' or '!', see _dict_at for
+# attr-dicts), so a spelling means the same in every file.
 TYPE_LISTS: dict[str, tuple[Type, ...]] = {}
 ATTR_DICTS: dict[str, tuple[tuple[str, Any], ...]] = {}
 INDEX_LISTS: dict[str, Any] = {}
@@ -170,12 +174,12 @@ class _Generator:
             i = self._group()
             self.fill.append(f"o_all = operand_list(p, names, g[{i - 1}], start)")
             self.operands["*"] = ("o_all", True)
-            return rf"{WS_}({OPERANDS})"
+            return rf"{WS}({OPERANDS})"
         if isinstance(el, Var):
             return self._var(el.name)
         if isinstance(el, TypeOf):
             return self._types(el.target)
-        if isinstance(el, Custom) and el.name in CUSTOM_PARSERS:
+        if isinstance(el, Custom) and el.name == "DynamicIndexList":
             i = self._group()
             dyn, static = el.args[0], el.args[1]
             var = f"o_{len(self.operands)}"
@@ -183,16 +187,16 @@ class _Generator:
             custom = self._const("CUSTOM", (el, spec))
             self.fill.append(f"{var}, attrs[{static!r}] = index_list(p, m, {i}, {custom})")
             self.env["index_list"] = _index_list
-            return rf"{WS_}(\[[^\[\]]*\])"
+            return rf"{WS}(\[[^\[\]]*\])"
         if isinstance(el, Group):
             # Present when the general path finds its first element (format._presence): then
             # it must match; absent when that is not there.
             lead = next(e for e in el.elements if not (isinstance(e, Lit) and not e.text))
             if isinstance(lead, Var) and spec.roles.get(lead.name) == "operand":
-                binding = f"{SPACE}{RESULT_BINDING}"  # the next op's `%x = `, not an operand
+                binding = f"{SPACE}{BINDING}"  # the next op's `%x = `, not an operand
                 guard, absent = f"(?!{binding})", f"(?={binding})|(?!{SPACE}%)"
             elif isinstance(lead, Lit):
-                guard, absent = "", f"(?!{SPACE}{self.element(lead)[len(WS):]})"
+                guard, absent = "", f"(?!{SPACE}{self.element(lead)[len(WS) :]})"
             else:
                 raise Unsupported(type(lead).__name__)
             self.optional += 1
@@ -214,10 +218,10 @@ class _Generator:
                 self.fill.append(f"{var} = names.get(g[{i - 1}])")
                 self.fill.append(f"if {var}.__class__ is not Value:")
                 self.fill.append(f"    {var} = p.resolve(g[{i - 1}], start)")
-                return rf"{WS_}({OPERAND})"
+                return rf"{WS}({OPERAND})"
             self.operands[name] = (var, True)
             self.fill.append(f"{var} = operand_list(p, names, g[{i - 1}], start)")
-            return rf"{WS_}({OPERANDS})"
+            return rf"{WS}({OPERANDS})"
         d = spec.attr_def(name)
         if role != "attr" or d is None or d.kind.pattern is None:
             raise Unsupported(name)
@@ -225,7 +229,7 @@ class _Generator:
         kind = self._const("KIND", (d.kind, name, {}))
         self.fill.append(f"if g[{i - 1}] is not None:")
         self.fill.append(f"    attrs[{name!r}] = attr_at(p, m, {i}, {kind})")
-        return rf"{WS_}({d.kind.pattern})"
+        return rf"{WS}({d.kind.pattern})"
 
     def _types(self, target: str) -> str:
         spec = self.spec
@@ -239,24 +243,24 @@ class _Generator:
             self.results["*" if role == "results" else target] = (var, many)
             if many:
                 self.check.append(f"{var} = types_at(p, m, {i})")
-                return rf"{WS_}({TYPE}(?:{WS},{WS}{TYPE})*)"
+                return rf"{WS}({TYPE}(?:{WS},{WS}{TYPE})*)"
             self.check.append(f"{var} = TYPES.get(g[{i - 1}])")
             self.check.append(f"if {var} is None: {var} = type_at(p, m, {i})")
-            return rf"{WS_}({TYPE})"
+            return rf"{WS}({TYPE})"
         key = "*" if role == "operands" else target
         if key not in self.operands:
             raise Unsupported(target)  # a type written before (or without) its operand
-        var, is_list = self.operands[key]
+        var = self.operands[key][0]
         guard = f"if g[{i - 1}] is not None: " if self.optional else ""
         if role == "operand" and spec.operand_kinds[target] == SINGLE:
             if self.optional:
                 raise Unsupported(target)
-            self.check.append("t = TYPES.get(g[%d])" % (i - 1))
+            self.check.append(f"t = TYPES.get(g[{i - 1}])")
             self.check.append(f"if t is None: t = type_at(p, m, {i})")
             self.check.append(f"if t is not {var}.type and t != {var}.type: raise Mismatch('')")
-            return rf"{WS_}({TYPE})"
+            return rf"{WS}({TYPE})"
         self.check.append(f"{guard}same_types(types_at(p, m, {i}), {var})")
-        return rf"{WS_}((?:{TYPE}(?:{WS},{WS}{TYPE})*)?)"
+        return rf"{WS}((?:{TYPE}(?:{WS},{WS}{TYPE})*)?)"
 
     # -- the builder -------------------------------------------------------------------------
     def source(self) -> str:
@@ -300,7 +304,9 @@ class _Generator:
             body.append("if result is not None: bind(op, result, names)")
             self.env["bind"] = _bind
         body.append("return op")
-        return "def build(p, m, g, start, names, result):\n" + "".join(f"    {line}\n" for line in body)
+        return "def build(p, m, g, start, names, result):\n" + "".join(
+            f"    {line}\n" for line in body
+        )
 
     def _result_code(self) -> list[str]:
         spec, results = self.spec, self.results
@@ -369,7 +375,7 @@ def _types_at(p: Any, m: re.Match[str], group: int) -> tuple[Type, ...]:
 def _same_types(types: tuple[Type, ...], values: list[Value]) -> None:
     if len(types) != len(values):
         raise Mismatch("operand and type counts differ")
-    for t, v in zip(types, values):
+    for t, v in zip(types, values, strict=True):
         if t is not v.type and t != v.type:
             raise Mismatch("operand type differs")
 
@@ -408,7 +414,7 @@ def _dict_at(p: Any, m: re.Match[str], group: int) -> tuple[tuple[str, Any], ...
         if p.pos != m.end(group):
             raise Mismatch("attribute dictionary does not read back exactly")
         entries = d.entries
-        if not ('#' in text or '!' in text or '"' in text):  # no alias can be in it
+        if not ("#" in text or "!" in text or '"' in text):  # no alias can be in it
             ATTR_DICTS[text] = entries
     return entries
 

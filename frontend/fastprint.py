@@ -157,7 +157,9 @@ class _Generator:
             want = "last_punct" if after_punct else "not last_punct"
         prefix = " " if self._separator(depth, want) else ""
         self._emit(depth, f"parts.append({prefix + text!r})")
-        self._set(not (len(text) == 1 and text in "<({["), not (text[0].isalpha() or text[0] == "_"))
+        self._set(
+            not (len(text) == 1 and text in "<({["), not (text[0].isalpha() or text[0] == "_")
+        )
 
     def item(self, expr: str, depth: int, nonempty: bool = False) -> None:
         """A piece that may be empty (then nothing changes), unless ``nonempty``."""
@@ -192,8 +194,11 @@ class _Generator:
             if g.name == name:
                 begin = f"{start} + {rest}" if flexible else str(start)
                 if g.kind == SINGLE:
-                    return f"{values}[{begin}:{begin} + 1]" if flexible else (
-                        f"{values}[{start}:{start + 1}]")
+                    return (
+                        f"{values}[{begin}:{begin} + 1]"
+                        if flexible
+                        else (f"{values}[{start}:{start + 1}]")
+                    )
                 line = f"{rest} = len({values}) - {singles}"
                 if line not in self.head:
                     self.head.append(line)
@@ -215,15 +220,19 @@ class _Generator:
         elif isinstance(el, Var):
             role = spec.roles.get(el.name, "attr")
             if role == "operand":
-                self.item(f"', '.join([names.get(id(v)) or value(v) for v in {self.group(el.name)}])", depth)
+                self.item(
+                    f"', '.join([names.get(id(v)) or value(v) for v in {self.group(el.name)}])",
+                    depth,
+                )
             elif role == "region":
                 index = spec.regions.index(el.name)
                 self.item(f"pr.region(op.regions[{index}])", depth)
             else:
                 d = spec.attr_def(el.name)
                 show = self._const("show_", d.kind.show if d is not None and d.kind.show else str)
-                self.item(f"{show}(a) if (a := op.attributes.get({el.name!r})) is not None else ''",
-                          depth)
+                self.item(
+                    f"{show}(a) if (a := op.attributes.get({el.name!r})) is not None else ''", depth
+                )
         elif isinstance(el, TypeOf):
             role = spec.roles.get(el.target, el.target)
             if role == "results":

@@ -292,7 +292,7 @@ def _compile_var(spec: OpSpec, name: str) -> Step:
     return attribute
 
 
-_RESULT_BINDING = re.compile(r"(?:%[\w$.\-]+(?:\s*:\s*\d+)?\s*,\s*)*%[\w$.\-]+(?:\s*:\s*\d+)?\s*=")
+RESULT_BINDING = re.compile(r"(?:%[\w$.\-]+(?:\s*:\s*\d+)?\s*,\s*)*%[\w$.\-]+(?:\s*:\s*\d+)?\s*=")
 
 
 def _compile_group(spec: OpSpec, el: Group) -> Step:
@@ -316,7 +316,7 @@ def _presence(spec: OpSpec, first: Any) -> Callable[[Any], bool]:
     if isinstance(first, Var):
         role = _role(spec, first.name)
         if role == "operand":  # `%x = ...` on the next line is the next op, not an operand
-            return lambda p: p.peek("%") and not _RESULT_BINDING.match(p.text, p.pos)
+            return lambda p: p.peek("%") and not RESULT_BINDING.match(p.text, p.pos)
         if role == "region":
             return lambda p: p.peek("{")
         d = spec.attr_def(first.name)

@@ -14,7 +14,7 @@ import re
 from frontend.errors import ParseError, locate
 
 _WS = re.compile(r"(?:[ \t\n\r\f\v]+|//[^\n]*)*")
-_WS_FIRST = frozenset(" \t\n\r\f\v/")  # characters that may start whitespace or a comment
+WS_FIRST = frozenset(" \t\n\r\f\v/")  # characters that may start whitespace or a comment
 _FOUND = re.compile(r"[\w%#@^!.$\-]+|\S")
 BARE_ID = re.compile(r"[A-Za-z_][\w$.]*")
 SUFFIX_ID = r"(?:\d+|[A-Za-z_$.\-][\w$.\-]*)"
@@ -30,10 +30,10 @@ STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{2})|(.))")
 
 
-_WS_FIRST_OR_END = _WS_FIRST | {""}
+_WS_FIRST_OR_END = WS_FIRST | {""}
 
 
-def _skip(text: str, pos: int) -> int:
+def skip_space(text: str, pos: int) -> int:
     """The offset after the whitespace and comments at ``pos``; a single space between two
     tokens, the usual case, is skipped without the expression."""
     if text[pos : pos + 1] == " " and text[pos + 1 : pos + 2] not in _WS_FIRST_OR_END:
@@ -84,11 +84,11 @@ class Lexer:
 
     # -- primitives ---------------------------------------------------------------------
     # The hot paths: a cursor usually already sits on a token, so whitespace is only looked
-    # at when the next character could start some (see _skip).
+    # at when the next character could start some (see skip_space).
     def skip_ws(self) -> None:
         pos = self.pos
-        if pos >= self.end or self.text[pos] in _WS_FIRST:
-            self.pos = _skip(self.text, pos)
+        if pos >= self.end or self.text[pos] in WS_FIRST:
+            self.pos = skip_space(self.text, pos)
 
     def at_end(self) -> bool:
         self.skip_ws()
@@ -96,14 +96,14 @@ class Lexer:
 
     def peek(self, s: str) -> bool:
         pos = self.pos
-        if pos >= self.end or self.text[pos] in _WS_FIRST:
-            pos = self.pos = _skip(self.text, pos)
+        if pos >= self.end or self.text[pos] in WS_FIRST:
+            pos = self.pos = skip_space(self.text, pos)
         return self.text.startswith(s, pos)
 
     def try_punct(self, s: str) -> bool:
         pos = self.pos
-        if pos >= self.end or self.text[pos] in _WS_FIRST:
-            pos = self.pos = _skip(self.text, pos)
+        if pos >= self.end or self.text[pos] in WS_FIRST:
+            pos = self.pos = skip_space(self.text, pos)
         if self.text.startswith(s, pos):
             self.pos = pos + len(s)
             return True
@@ -111,8 +111,8 @@ class Lexer:
 
     def expect_punct(self, s: str, context: str = "") -> None:
         pos = self.pos  # try_punct, inline
-        if pos >= self.end or self.text[pos] in _WS_FIRST:
-            pos = self.pos = _skip(self.text, pos)
+        if pos >= self.end or self.text[pos] in WS_FIRST:
+            pos = self.pos = skip_space(self.text, pos)
         if self.text.startswith(s, pos):
             self.pos = pos + len(s)
             return
@@ -121,8 +121,8 @@ class Lexer:
 
     def try_regex(self, pattern: re.Pattern[str]) -> str | None:
         pos = self.pos
-        if pos >= self.end or self.text[pos] in _WS_FIRST:
-            pos = _skip(self.text, pos)
+        if pos >= self.end or self.text[pos] in WS_FIRST:
+            pos = skip_space(self.text, pos)
         m = pattern.match(self.text, pos)
         if m is None:
             self.pos = pos

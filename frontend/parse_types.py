@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from frontend.attributes import AffineMapAttr, Attribute, StridedLayoutAttr
-from frontend.lexer import _WS_FIRST, ALIAS_ID, Lexer, _skip
+from frontend.lexer import ALIAS_ID, WS_FIRST, Lexer, skip_space
 from frontend.types import (
     ComplexType,
     FloatType,
@@ -53,8 +53,8 @@ class TypeParser(Lexer):
 
     def parse_type(self, what: str = "type") -> Type:
         pos = self.pos  # the common case of try_type, inline: a spelling read before
-        if pos >= self.end or self.text[pos] in _WS_FIRST:
-            pos = self.pos = _skip(self.text, pos)
+        if pos >= self.end or self.text[pos] in WS_FIRST:
+            pos = self.pos = skip_space(self.text, pos)
         m = _CACHED.match(self.text, pos)
         if m is not None:
             t = TYPE_CACHE.get(m.group())

@@ -7,13 +7,11 @@ next to each op's spec.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from frontend.errors import VerifyError
+from frontend.fastverify import CompiledChecks
 from frontend.ir import Module, Operation
 from frontend.ops.common import fail
-from frontend.ops.spec import ANY, OPTIONAL, SINGLE, TERMINATOR, OpSpec, _valid_segments
+from frontend.ops.spec import OPTIONAL, SINGLE, TERMINATOR, OpSpec, _valid_segments
 from frontend.types import FunctionType
 
 
@@ -48,22 +46,16 @@ def verify_op(op: Operation) -> None:
     spec = op.spec
     if spec is None:
         raise VerifyError(f"unknown operation '{op.name}'", op.loc)
-    checks = _CHECKS.get(id(spec))
+    checks = _CHECKS.get(spec.name)
     if checks is None or checks.spec is not spec:
-        checks = _CHECKS[id(spec)] = _Checks(spec)
-    # The declared constraints, by the spec's precomputed checks; when one of them fails,
-    # the general function for that part finds (and reports) the broken rule.
-    if not checks.operands(op):
+        checks = _CHECKS[spec.name] = CompiledChecks(spec, _verify_operands)
+    # The declared constraints, by the spec's compiled checks; when one of them fails, the
+    # general functions find (and report) the broken rule.
+    if not checks.passes(op):
         _verify_operands(op, spec)
-    if not checks.results(op):
         _verify_results(op, spec)
-    attributes = op.attributes
-    for name, check, required in checks.attrs:
-        a = attributes.get(name)
-        if (a is None and required) or (a is not None and not check(a)):
-            _verify_attributes(op, spec)
-            break
-    if op.regions or checks.regions:
+        _verify_attributes(op, spec)
+    if op.regions or spec.regions:
         _verify_regions(op, spec)
     if spec.verify is not None:
         try:
@@ -74,81 +66,8 @@ def verify_op(op: Operation) -> None:
             raise fail(op, f"is malformed ({type(e).__name__}: {e})") from None
 
 
-class _Checks:
-    """What ``verify_op`` checks of every op of one spec, worked out once: the operand and
-    result counts and types (no check for ``ANY``), the attributes to look for."""
-
-    __slots__ = ("attrs", "operands", "regions", "results", "spec")
-
-    def __init__(self, spec: OpSpec) -> None:
-        self.spec = spec
-        self.operands = _count_and_types(spec.operands, spec.segmented, "operands")
-        self.results = _count_and_types(spec.results, False, "results")
-        self.attrs = tuple(
-            (d.name, d.kind.check, not d.optional and d.default is None) for d in spec.attrs
-        )
-        self.regions = len(spec.regions)
-
-
-def _count_and_types(
-    groups: tuple[Any, ...], segmented: bool, field: str
-) -> Callable[[Operation], bool]:
-    """A predicate: the op's operands (or results) have the declared count and types. It may
-    say False for a valid op (the general check then runs), never True for an invalid one."""
-    flexible = [i for i, g in enumerate(groups) if g.kind != SINGLE]
-    if segmented or len(flexible) > 1:
-        return _never
-    of_results = field == "results"
-    n_groups = len(groups)
-    if not flexible:
-        checks = tuple(
-            (i, g.constraint.check) for i, g in enumerate(groups) if g.constraint is not ANY
-        )
-
-        def passes(op: Operation) -> bool:
-            values = op.results if of_results else op.operands
-            if len(values) != n_groups:
-                return False
-            for i, check in checks:
-                if not check(values[i].type):
-                    return False
-            return True
-
-        return passes
-    # One optional or variadic group at k: the single ones sit before it (from the start)
-    # and after it (from the end).
-    k = flexible[0]
-    fixed, optional, after = n_groups - 1, groups[k].kind == OPTIONAL, n_groups - 1 - k
-    ends = tuple(
-        (i if i < k else i - n_groups, g.constraint.check)
-        for i, g in enumerate(groups)
-        if i != k and g.constraint is not ANY
-    )
-    middle = None if groups[k].constraint is ANY else groups[k].constraint.check
-
-    def passes_flexible(op: Operation) -> bool:
-        values = op.results if of_results else op.operands
-        n = len(values)
-        if n < fixed or (optional and n > fixed + 1):
-            return False
-        for i, check in ends:
-            if not check(values[i].type):
-                return False
-        if middle is not None:
-            for v in values[k : n - after]:
-                if not middle(v.type):
-                    return False
-        return True
-
-    return passes_flexible
-
-
-def _never(op: Operation) -> bool:
-    return False
-
-
 _SYMBOL_USERS = frozenset({"func.call", "memref.get_global"})  # see _verify_symbol_use
-_CHECKS: dict[int, _Checks] = {}  # id(spec) -> its checks
+_CHECKS: dict[str, CompiledChecks] = {}  # op name -> the checks of its spec
 
 
 def _verify_operands(op: Operation, spec: OpSpec) -> None:

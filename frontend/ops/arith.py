@@ -59,11 +59,16 @@ CMPF_PREDICATES = (
 
 def same_operand_and_result_types(op: Operation) -> None:
     types = [v.type for v in op.operands] + [r.type for r in op.results]
-    if types and all(t is types[0] or t == types[0] for t in types):
-        return
-    types = set(types)
-    if len(types) != 1:
-        shown = ", ".join(sorted(map(str, types)))
+    if types:  # the common case, without hashing the types
+        first = types[0]
+        for t in types:
+            if t is not first and t != first:
+                break
+        else:
+            return
+    distinct = set(types)
+    if len(distinct) != 1:
+        shown = ", ".join(sorted(map(str, distinct)))
         raise fail(op, f"requires the same type for all operands and results (found {shown})")
 
 
