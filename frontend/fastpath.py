@@ -74,6 +74,14 @@ END = rf"(?=[ \t]*(?:\n|\}}|//|$)){SPACE}(?!loc|,)(?:{ASCII_HEAD})?"
 TYPE_LISTS: dict[str, tuple[Type, ...]] = {}
 ATTR_DICTS: dict[str, tuple[tuple[str, Any], ...]] = {}
 INDEX_LISTS: dict[str, Any] = {}
+CACHE_LIMIT = 4096  # entries per cache: a program has few spellings, a process may see many
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
+    if len(cache) >= CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 class Unsupported(Exception):
@@ -226,9 +234,14 @@ class _Generator:
         if role != "attr" or d is None or d.kind.pattern is None:
             raise Unsupported(name)
         i = self._group()
-        kind = self._const("KIND", (d.kind, name, {}))
-        self.fill.append(f"if g[{i - 1}] is not None:")
-        self.fill.append(f"    attrs[{name!r}] = attr_at(p, m, {i}, {kind})")
+        cache: dict[str, Any] = {}  # the attribute of each spelling read before
+        kind = self._const("KIND", (d.kind, name, cache))
+        seen = self._const("SEEN", cache)
+        self.fill += [
+            f"if g[{i - 1}] is not None:",
+            f"    a = {seen}.get(g[{i - 1}])",
+            f"    attrs[{name!r}] = a if a is not None else attr_at(p, m, {i}, {kind})",
+        ]
         return rf"{WS}({d.kind.pattern})"
 
     def _types(self, target: str) -> str:
@@ -300,9 +313,13 @@ class _Generator:
             ]
         elif not spec.results:
             body.append("if result is not None: raise Mismatch('')")
-        else:
-            body.append("if result is not None: bind(op, result, names)")
-            self.env["bind"] = _bind
+        else:  # how many results the type rule gave is only known now
+            body += [
+                "if result is not None:",
+                "    if len(op.results) != 1 or result in names: raise Mismatch('')",
+                "    value = names[result] = op.results[0]",
+                "    value.name = result[1:]",
+            ]
         body.append("return op")
         return "def build(p, m, g, start, names, result):\n" + "".join(
             f"    {line}\n" for line in body
@@ -368,7 +385,7 @@ def _types_at(p: Any, m: re.Match[str], group: int) -> tuple[Type, ...]:
         out.append(p.parse_type())
     if p.pos != end:
         raise Mismatch("type list does not read back exactly")
-    types = TYPE_LISTS[text] = tuple(out)
+    types = _remember(TYPE_LISTS, text, tuple(out))
     return types
 
 
@@ -401,7 +418,7 @@ def _attr_at(p: Any, m: re.Match[str], group: int, entry: tuple[Any, str, dict])
         a = kind.parse(p) if kind.parse is not None else p.parse_attribute()
         if p.pos != m.end(group) or not kind.check(a):
             raise Mismatch(f"'{name}' does not read back exactly")
-        cache[text] = a
+        _remember(cache, text, a)
     return a
 
 
@@ -415,7 +432,7 @@ def _dict_at(p: Any, m: re.Match[str], group: int) -> tuple[tuple[str, Any], ...
             raise Mismatch("attribute dictionary does not read back exactly")
         entries = d.entries
         if not ("#" in text or "!" in text or '"' in text):  # no alias can be in it
-            ATTR_DICTS[text] = entries
+            _remember(ATTR_DICTS, text, entries)
     return entries
 
 
@@ -433,25 +450,18 @@ def _index_list(p: Any, m: re.Match[str], group: int, entry: tuple[Custom, OpSpe
         raise Mismatch("custom directive does not read back exactly")
     dynamic, static = st.operands[el.args[0]], st.attrs[el.args[1]]
     if not dynamic:
-        INDEX_LISTS[text] = static
+        _remember(INDEX_LISTS, text, static)
     return dynamic, static
 
 
 def _segments(sizes: tuple[int, ...]) -> Any:
     attr = _SEGMENTS.get(sizes)
     if attr is None:
-        attr = _SEGMENTS[sizes] = segments_attr(list(sizes))
+        attr = _remember(_SEGMENTS, sizes, segments_attr(list(sizes)))
     return attr
 
 
 _SEGMENTS: dict[tuple[int, ...], Any] = {}  # operandSegmentSizes by value (attrs are immutable)
-
-
-def _bind(op: Any, result: str, names: dict[str, Any]) -> None:
-    if len(op.results) != 1 or result in names:
-        raise Mismatch("")
-    value = names[result] = op.results[0]
-    value.name = result[1:]
 
 
 def _infer(op: Any, stated: list[list[Type] | None]) -> list[Value]:
