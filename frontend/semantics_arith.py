@@ -314,12 +314,12 @@ def addui_extended(a: Any, b: Any, elem: str) -> tuple[Any, Any]:
 def _fcompute(elem: str, f: Callable[..., Any], *xs: Any) -> Any:
     """Run f on the storage arrays; bf16 results are rounded back to bf16."""
     arrs = [np.asarray(as_elem(x, elem)) for x in xs]
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"):  # IEEE results (inf, NaN) are the semantics, not errors
         r = np.asarray(f(*arrs))
-    if elem == "bf16":
-        r = round_bf16(r)
-    else:
-        r = r.astype(dtype_of(elem), copy=False)
+        if elem == "bf16":
+            r = round_bf16(r)
+        else:
+            r = r.astype(dtype_of(elem), copy=False)
     return _like(r, *xs)
 
 

@@ -1,13 +1,18 @@
 """Reference semantics of the `math` element-wise ops, computed in the element's precision.
 
-Float functions run numpy's loop for the storage dtype (f16 through float16, which numpy
-evaluates in float32 and rounds once; bf16 in float32 rounded once to bf16; erf/erfc through
-libm in double, then rounded). Transcendentals are therefore faithful, not bit-identical to
-MLIR's polynomial expansions or libm; compare them with a tolerance of a few ulps.
+Exact ops (abs, ceil, floor, round, sqrt, ...) run numpy's loop for the storage dtype: IEEE
+fixes their results. Transcendentals (exp, log, sin, cbrt, pow, ...) do not have fixed results,
+and numpy picks a SIMD implementation per host CPU whose last bits differ between hosts. So
+they run the C library's scalar function in double precision (``libm``, through ctypes; Python's
+``math`` where no libm is found), rounded once to the element type: the same bits on every host
+with the same C library, and within one ulp of MLIR's own lowering for f32 (compare
+transcendentals to MLIR with a tolerance of a few ulps).
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import math
 from collections.abc import Callable
 from fractions import Fraction
@@ -79,17 +84,45 @@ def _funary(x: Any, elem: str, f: Callable[[Any], Any], op: str) -> Any:
     return _fcompute(elem, f, x)
 
 
-def _via_f64(f: Callable[[float], float]) -> Callable[[Any], Any]:
-    """A scalar libm function applied in double precision (rounded to the type afterwards)."""
+def _libm() -> ctypes.CDLL | None:
+    name = ctypes.util.find_library("m")
+    try:
+        return ctypes.CDLL(name) if name else None
+    except OSError:
+        return None
 
-    def g(x: np.ndarray) -> np.ndarray:
-        def safe(v: float) -> float:
-            try:
-                return f(v)
-            except (ValueError, OverflowError):
-                return math.nan
 
-        return np.asarray(np.frompyfunc(safe, 1, 1)(x.astype(np.float64)), dtype=np.float64)
+_LIBM = _libm()
+
+
+def _scalar(name: str, arity: int = 1) -> Callable[..., float]:
+    """libm's ``name`` as a Python function of doubles (C semantics: inf on overflow, NaN on a
+    domain error, no exceptions)."""
+    fn = getattr(_LIBM, name, None) if _LIBM is not None else None
+    if fn is not None:
+        fn.restype = ctypes.c_double
+        fn.argtypes = [ctypes.c_double] * arity
+        return fn
+    py = getattr(math, {"exp2": "exp2", "pow": "pow"}.get(name, name))
+
+    def fallback(*xs: float) -> float:  # Python's math raises where C returns inf or NaN
+        try:
+            return py(*xs)
+        except OverflowError:
+            return math.inf
+        except ValueError:
+            return math.nan
+
+    return fallback
+
+
+def _via_f64(name: str, arity: int = 1) -> Callable[..., Any]:
+    """libm's scalar ``name`` applied element-wise in double precision (rounded to the type
+    afterwards by ``_fcompute``): no host-dependent SIMD path."""
+    f = np.frompyfunc(_scalar(name, arity), arity, 1)
+
+    def g(*xs: np.ndarray) -> np.ndarray:
+        return np.asarray(f(*(x.astype(np.float64) for x in xs)), dtype=np.float64)
 
     return g
 
@@ -113,28 +146,28 @@ def _mk_unary(name: str, f: Callable[[Any], Any], law: str) -> Callable[[Any, st
     return op
 
 
-exp = _mk_unary("exp", np.exp, "e^x in the element precision.")
-exp2 = _mk_unary("exp2", np.exp2, "2^x in the element precision.")
-expm1 = _mk_unary("expm1", np.expm1, "e^x - 1, accurate near 0.")
-log = _mk_unary("log", np.log, "Natural logarithm (NaN below 0, -inf at 0).")
-log2 = _mk_unary("log2", np.log2, "Base-2 logarithm.")
-log10 = _mk_unary("log10", np.log10, "Base-10 logarithm.")
-log1p = _mk_unary("log1p", np.log1p, "log(1 + x), accurate near 0.")
-tanh = _mk_unary("tanh", np.tanh, "Hyperbolic tangent.")
-sinh = _mk_unary("sinh", np.sinh, "Hyperbolic sine.")
-cosh = _mk_unary("cosh", np.cosh, "Hyperbolic cosine.")
-sin = _mk_unary("sin", np.sin, "Sine (radians).")
-cos = _mk_unary("cos", np.cos, "Cosine (radians).")
-tan = _mk_unary("tan", np.tan, "Tangent (radians).")
-asin = _mk_unary("asin", np.arcsin, "Arc sine.")
-acos = _mk_unary("acos", np.arccos, "Arc cosine.")
-atan = _mk_unary("atan", np.arctan, "Arc tangent.")
-asinh = _mk_unary("asinh", np.arcsinh, "Inverse hyperbolic sine.")
-acosh = _mk_unary("acosh", np.arccosh, "Inverse hyperbolic cosine.")
-atanh = _mk_unary("atanh", np.arctanh, "Inverse hyperbolic tangent.")
-erf = _mk_unary("erf", _via_f64(math.erf), "Error function (libm erf in double, then rounded).")
-erfc = _mk_unary("erfc", _via_f64(math.erfc), "1 - erf(x) (libm erfc in double, rounded).")
-cbrt = _mk_unary("cbrt", np.cbrt, "Real cube root (negative for negative x).")
+exp = _mk_unary("exp", _via_f64("exp"), "e^x in the element precision.")
+exp2 = _mk_unary("exp2", _via_f64("exp2"), "2^x in the element precision.")
+expm1 = _mk_unary("expm1", _via_f64("expm1"), "e^x - 1, accurate near 0.")
+log = _mk_unary("log", _via_f64("log"), "Natural logarithm (NaN below 0, -inf at 0).")
+log2 = _mk_unary("log2", _via_f64("log2"), "Base-2 logarithm.")
+log10 = _mk_unary("log10", _via_f64("log10"), "Base-10 logarithm.")
+log1p = _mk_unary("log1p", _via_f64("log1p"), "log(1 + x), accurate near 0.")
+tanh = _mk_unary("tanh", _via_f64("tanh"), "Hyperbolic tangent.")
+sinh = _mk_unary("sinh", _via_f64("sinh"), "Hyperbolic sine.")
+cosh = _mk_unary("cosh", _via_f64("cosh"), "Hyperbolic cosine.")
+sin = _mk_unary("sin", _via_f64("sin"), "Sine (radians).")
+cos = _mk_unary("cos", _via_f64("cos"), "Cosine (radians).")
+tan = _mk_unary("tan", _via_f64("tan"), "Tangent (radians).")
+asin = _mk_unary("asin", _via_f64("asin"), "Arc sine.")
+acos = _mk_unary("acos", _via_f64("acos"), "Arc cosine.")
+atan = _mk_unary("atan", _via_f64("atan"), "Arc tangent.")
+asinh = _mk_unary("asinh", _via_f64("asinh"), "Inverse hyperbolic sine.")
+acosh = _mk_unary("acosh", _via_f64("acosh"), "Inverse hyperbolic cosine.")
+atanh = _mk_unary("atanh", _via_f64("atanh"), "Inverse hyperbolic tangent.")
+erf = _mk_unary("erf", _via_f64("erf"), "Error function (libm erf in double, then rounded).")
+erfc = _mk_unary("erfc", _via_f64("erfc"), "1 - erf(x) (libm erfc in double, rounded).")
+cbrt = _mk_unary("cbrt", _via_f64("cbrt"), "Real cube root (negative for negative x).")
 absf = _mk_unary("absf", np.abs, "|x| (clears the sign bit, also of NaN).")
 ceil = _mk_unary("ceil", np.ceil, "Smallest integral value >= x.")
 floor = _mk_unary("floor", np.floor, "Largest integral value <= x.")
@@ -154,12 +187,12 @@ round = _mk_unary("round", _round_half_away, "Nearest integral value, ties away 
 
 def atan2(y: Any, x: Any, elem: str) -> Any:
     """Angle of (x, y) in (-pi, pi]."""
-    return _fbin(y, x, elem, np.arctan2, "atan2")
+    return _fbin(y, x, elem, _via_f64("atan2", 2), "atan2")
 
 
 def powf(a: Any, b: Any, elem: str) -> Any:
     """a^b (C pow semantics: pow(x, 0) = 1, NaN for negative base with non-integer exponent)."""
-    return _fbin(a, b, elem, np.power, "powf")
+    return _fbin(a, b, elem, _via_f64("pow", 2), "powf")
 
 
 def copysign(a: Any, b: Any, elem: str) -> Any:
@@ -167,11 +200,14 @@ def copysign(a: Any, b: Any, elem: str) -> Any:
     return _fbin(a, b, elem, np.copysign, "copysign")
 
 
+_POW = _via_f64("pow", 2)
+
+
 def fpowi(a: Any, n: Any, elem: str, int_elem: str = "i32") -> Any:
     """a^n for an integer exponent n (computed as pow in the element precision)."""
     _need_float(elem, "fpowi")
     nn = to_signed(n, int_elem).astype(np.float64)
-    return _fcompute(elem, lambda x: np.power(x.astype(np.float64), nn), a)
+    return _fcompute(elem, lambda x: _POW(x, nn), a)
 
 
 def isnan(x: Any, elem: str) -> Any:
