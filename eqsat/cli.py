@@ -8,24 +8,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
+from eqsat.commands import add_commands
+from eqsat.inputs import positive, read_input
 from frontend import MLIRError, parse, print_module
 
 
-def _read(path: str) -> tuple[str, str]:
-    if path == "-":
-        return sys.stdin.read(), "<stdin>"
-    try:
-        return Path(path).read_text(), path
-    except OSError as e:
-        raise SystemExit(f"eqsat: error: cannot read {path}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise SystemExit(f"eqsat: error: {path} is not UTF-8 text") from None
-
-
 def cmd_parse(args: argparse.Namespace) -> int:
-    text, name = _read(args.file)
+    text, name = read_input(args.file)
     module = parse(text, name)
     sys.stdout.write(print_module(module, generic=args.generic))
     return 0
@@ -35,7 +25,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     """Run a function without arguments and print what it prints, like mlir-runner."""
     from eqsat.interpret import Interpreter
 
-    text, name = _read(args.file)
+    text, name = read_input(args.file)
     module = parse(text, name)
     func = module.functions().get(args.entry)
     if func is None:
@@ -53,16 +43,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         sys.stdout.flush()
     return 0
-
-
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {n}")
-    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -83,13 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument(
         "--vscale",
-        type=_positive,
+        type=positive,
         default=1,
         help="runtime vscale of scalable vectors (default: 1)",
     )
     r.set_defaults(run=cmd_run)
-    from eqsat.commands import add_commands
-
     add_commands(sub)
     return ap
 

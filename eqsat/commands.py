@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from eqsat.inputs import read_input
 from frontend import parse, print_module
 
 
@@ -38,10 +39,9 @@ def _costs(args: argparse.Namespace) -> object:
 
 
 def cmd_opt(args: argparse.Namespace) -> int:
-    from eqsat.cli import _read
     from eqsat.optimize import Budget, optimize_module
 
-    text, name = _read(args.file)
+    text, name = read_input(args.file)
     module = parse(text, name)
     budget = Budget(iterations=args.max_iterations, nodes=args.max_nodes, seconds=args.max_seconds)
     result = optimize_module(

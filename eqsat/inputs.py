@@ -1,0 +1,30 @@
+"""Reading what the user hands the command line: files (or stdin) and numeric options."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def read_input(path: str) -> tuple[str, str]:
+    """(text, name) of an MLIR file, or of stdin for ``-``; a clean exit when unreadable."""
+    if path == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        return Path(path).read_text(), path
+    except OSError as e:
+        raise SystemExit(f"eqsat: error: cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise SystemExit(f"eqsat: error: {path} is not UTF-8 text") from None
+
+
+def positive(text: str) -> int:
+    """An argparse type: an integer >= 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {n}")
+    return n

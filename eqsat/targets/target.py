@@ -1,0 +1,178 @@
+"""A target: what one kind of hardware vector unit offers, read from ``costs/<name>.toml``.
+
+The file names the LLVM triple, CPU and feature string code is generated for, the native
+lanes per element type (one hardware register's worth), the register count, and the abstract
+cost of each hardware op (``[cost]``, read by ``eqsat.targets.costmodel``). Users copy a file
+and edit it; a malformed one is reported as ``FILE:LINE: error: ...`` naming the key.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+ELEMENT_TYPES = ("f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64", "index")
+_REQUIRED = {"triple": str, "cpu": str, "features": str, "vector_bits": int, "registers": int}
+
+
+class TargetError(Exception):
+    """A target file that cannot be used: ``FILE:LINE: error: message``."""
+
+    def __init__(self, path: str, line: int | None, message: str) -> None:
+        self.path, self.line, self.message = path, line, message
+        where = f"{path}:{line}" if line else path
+        super().__init__(f"{where}: error: {message}")
+
+
+@dataclass(frozen=True)
+class Target:
+    """One target file, parsed and checked."""
+
+    name: str
+    path: str
+    description: str
+    triple: str
+    cpu: str
+    features: str
+    requires: tuple[str, ...]
+    vector_bits: int
+    registers: int
+    width: dict[str, int]
+    # The raw ``[cost]`` table (op -> number, or op -> {elem/"default": number}).
+    cost: dict[str, Any] = field(default_factory=dict)
+    # ``[cost]`` keys -> their line in the file, for errors found later (cost model).
+    lines: dict[str, int] = field(default_factory=dict)
+
+    def lanes(self, elem: str) -> int | None:
+        """Native lanes for an element type name (``f32``), or None when the target has none."""
+        return self.width.get(elem)
+
+    def error(self, key: str, message: str) -> TargetError:
+        """An error about ``key`` of this file, at the key's line."""
+        return TargetError(self.path, self.lines.get(key), message)
+
+    def runs_on_host(self) -> bool:
+        """True when this machine can execute the target's code: same architecture and every
+        required CPU feature present (the host CPU name says nothing reliable in a VM)."""
+        import platform
+
+        from llvmlite import binding as llvm
+
+        arch = self.triple.split("-")[0]
+        host = platform.machine().lower().replace("amd64", "x86_64").replace("arm64", "aarch64")
+        if arch != host:
+            return False
+        try:
+            features = llvm.get_host_cpu_features()
+        except RuntimeError:
+            return False
+        return all(features.get(f, False) for f in self.requires)
+
+
+def _line_of(text: str, key: str, section: str | None = None) -> int | None:
+    """The 1-based line where ``key`` is assigned (inside ``[section]`` when given)."""
+    current = None
+    quoted = re.escape(key)
+    pattern = re.compile(rf'^\s*("{quoted}"|{quoted})\s*=')
+    for i, line in enumerate(text.splitlines(), 1):
+        header = re.match(r"^\s*\[([^\]]+)\]", line)
+        if header:
+            current = header.group(1).strip().strip('"')
+            if section and current == f"{section}.{key}" or current == f'{section}."{key}"':
+                return i
+            continue
+        if (section is None or current == section) and pattern.match(line):
+            return i
+    return None
+
+
+def _section_line(text: str, section: str) -> int | None:
+    """The line of the ``[section]`` header."""
+    for i, line in enumerate(text.splitlines(), 1):
+        if re.match(rf"^\s*\[\s*{re.escape(section)}\s*\]", line):
+            return i
+    return None
+
+
+def parse_target(text: str, path: str, name: str | None = None) -> Target:
+    """A ``Target`` from the text of a target file; ``TargetError`` when it is malformed."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"at line (\d+)", str(e))
+        raise TargetError(path, int(m.group(1)) if m else None, str(e).split(" (at")[0]) from None
+    name = name or Path(path).stem
+    head = data.get("target")
+    if not isinstance(head, dict):
+        raise TargetError(path, 1, "missing [target] section (triple, cpu, features, ...)")
+    for key, kind in _REQUIRED.items():
+        if key not in head:
+            raise TargetError(path, _section_line(text, "target"), f"[target] needs '{key}'")
+        if not isinstance(head[key], kind) or isinstance(head[key], bool):
+            raise TargetError(
+                path, _line_of(text, key, "target"), f"'{key}' must be a {kind.__name__}"
+            )
+    requires = head.get("requires", [])
+    if not isinstance(requires, list) or not all(isinstance(r, str) for r in requires):
+        raise TargetError(
+            path, _line_of(text, "requires", "target"), "'requires' must be a list of strings"
+        )
+    width = data.get("width")
+    if not isinstance(width, dict) or not width:
+        raise TargetError(path, _section_line(text, "width") or 1, "missing [width] section (native lanes per element type)")
+    for elem, lanes in width.items():
+        line = _line_of(text, elem, "width")
+        if elem not in ELEMENT_TYPES:
+            known = ", ".join(ELEMENT_TYPES)
+            raise TargetError(path, line, f"unknown element type '{elem}' (known: {known})")
+        if not isinstance(lanes, int) or isinstance(lanes, bool) or lanes < 1:
+            raise TargetError(path, line, f"width of {elem} must be a positive integer")
+        if lanes & (lanes - 1):
+            raise TargetError(path, line, f"width of {elem} must be a power of two, got {lanes}")
+    cost = data.get("cost", {})
+    if not isinstance(cost, dict):
+        raise TargetError(path, _line_of(text, "cost") or 1, "[cost] must be a table")
+    lines = {k: _line_of(text, k, "cost") or _line_of(text, k) or 0 for k in cost}
+    return Target(
+        name=name,
+        path=path,
+        description=str(head.get("description", "")),
+        triple=head["triple"],
+        cpu=head["cpu"],
+        features=head["features"],
+        requires=tuple(requires),
+        vector_bits=head["vector_bits"],
+        registers=head["registers"],
+        width=dict(width),
+        cost=cost,
+        lines={k: v for k, v in lines.items() if v},
+    )
+
+
+def builtin_targets() -> list[str]:
+    """Names of the target files shipped in ``costs/``."""
+    files = resources.files("costs")
+    return sorted(p.name[: -len(".toml")] for p in files.iterdir() if p.name.endswith(".toml"))
+
+
+def load_target(name_or_path: str | Path) -> Target:
+    """A shipped target by name (``avx2``) or a user's target file by path."""
+    text_path = str(name_or_path)
+    if text_path.endswith(".toml") or "/" in text_path:
+        try:
+            return parse_target(Path(text_path).read_text(), text_path)
+        except OSError as e:
+            raise TargetError(text_path, None, f"cannot read target file: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise TargetError(text_path, None, "target file is not UTF-8 text") from None
+    names = builtin_targets()
+    if text_path not in names:
+        raise TargetError(
+            "eqsat", None, f"unknown target '{text_path}' (known: {', '.join(names)})"
+        )
+    res = resources.files("costs") / f"{text_path}.toml"
+    return parse_target(res.read_text(), f"costs/{text_path}.toml", text_path)
