@@ -125,3 +125,13 @@ def test_scaling_study_smoke(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     # A rerun reads every record back and runs nothing.
     assert scaling.main(args) == 0
     assert "(0 runs now, 8 from earlier records)" in capsys.readouterr().out
+
+
+def test_bad_cluster_address_is_a_usage_error(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from experiments import scaling
+
+    with pytest.raises(SystemExit) as exit_:
+        scaling.main(["--smoke", "--out", str(tmp_path), "--cluster", "tcp://host:1"])
+    assert exit_.value.code == 2
+    assert "dask:// or ray://" in capsys.readouterr().err

@@ -136,7 +136,12 @@ def add_sweep_arguments(ap: argparse.ArgumentParser) -> None:
 
 
 def executor_from_args(args: argparse.Namespace) -> Executor:
+    """The executor ``--cluster`` names; bad usage exits 2, an unreachable cluster 1."""
     try:
         return executor_for(args.cluster, args.workers)
     except ValueError as e:
-        raise SystemExit(f"error: {e}") from None
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except (OSError, ConnectionError, TimeoutError) as e:
+        print(f"error: cannot reach the cluster at {args.cluster}: {e}", file=sys.stderr)
+        raise SystemExit(1) from None
