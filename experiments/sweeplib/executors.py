@@ -102,7 +102,8 @@ class RayExecutor:
         self._ray = ray
         self.name = f"ray cluster at {address}" if address else "local ray"
         kwargs: dict[str, Any] = {"ignore_reinit_error": True, "log_to_driver": False}
-        if address is None:
+        if address is None:  # "local" starts a new Ray even where another one runs
+            address = "local"
             kwargs.update(num_cpus=workers or 1, include_dashboard=False)
         self._owned = not ray.is_initialized()
         ray.init(address=address, **kwargs)
