@@ -64,7 +64,8 @@ def _dump_egraph(result: object, args: argparse.Namespace) -> None:
     from eqsat.export import dump
 
     try:
-        dump(result.egraph, result.roots, args.dump_egraph, _costs(args))  # type: ignore[attr-defined]
+        egraph, roots = result.egraph, result.roots  # type: ignore[attr-defined]
+        dump(egraph, roots, args.dump_egraph, _costs(args))
     except OSError as e:
         raise SystemExit(f"eqsat: error: cannot write {args.dump_egraph}: {e.strerror}") from None
 

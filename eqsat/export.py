@@ -58,8 +58,10 @@ def serialize(
     for k, n in nodes.items():
         if k in analysis and k not in keep:
             continue
-        children = [c if c not in analysis or c in keep else standin[nodes[c]["eclass"]]
-                    for c in n["children"]]
+        children = [
+            c if c not in analysis or c in keep else standin[nodes[c]["eclass"]]
+            for c in n["children"]
+        ]
         out[k] = {
             "op": n["op"],
             "children": children,

@@ -117,8 +117,9 @@ def run(spec: Spec) -> dict[str, Any]:
         "ops": sum(1 for op in module.walk() if op.name not in ("func.func", "func.return")),
         "seconds": best,
         # ops of the output (native tiles materialized): what decode and verify pay for
-        "out_ops": sum(1 for op in result.module.walk()
-                       if op.name not in ("func.func", "func.return")),
+        "out_ops": sum(
+            1 for op in result.module.walk() if op.name not in ("func.func", "func.return")
+        ),
         "nodes": phases[-1].nodes,
         "peak_nodes": max(p.peak_nodes for p in phases),
         "classes": phases[-1].classes,
@@ -130,8 +131,22 @@ def run(spec: Spec) -> dict[str, Any]:
 
 # -- analysis ---------------------------------------------------------------------------------
 
-COLUMNS = ("family", "size", "ops", "encode_ms", "saturate_ms", "extract_ms", "decode_ms",
-           "total_ms", "out_ops", "nodes", "peak_nodes", "classes", "cost", "stop")
+COLUMNS = (
+    "family",
+    "size",
+    "ops",
+    "encode_ms",
+    "saturate_ms",
+    "extract_ms",
+    "decode_ms",
+    "total_ms",
+    "out_ops",
+    "nodes",
+    "peak_nodes",
+    "classes",
+    "cost",
+    "stop",
+)
 METRICS = ("saturate_ms", "extract_ms", "decode_ms", "total_ms", "nodes")
 
 
@@ -140,22 +155,24 @@ def rows(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     for r in records:
         res = r["result"]
         sec = res["seconds"]
-        out.append({
-            "family": res["family"],
-            "size": res["size"],
-            "ops": res["ops"],
-            "encode_ms": round(sec["encode"] * 1e3, 2),
-            "saturate_ms": round(sec["saturate"] * 1e3, 2),
-            "extract_ms": round(sec["extract"] * 1e3, 2),
-            "decode_ms": round(sec["decode"] * 1e3, 2),
-            "total_ms": round(sec["total"] * 1e3, 2),
-            "out_ops": res["out_ops"],
-            "cost": res["cost"],
-            "nodes": res["nodes"],
-            "peak_nodes": res["peak_nodes"],
-            "classes": res["classes"],
-            "stop": "/".join(res["stop"].values()),
-        })
+        out.append(
+            {
+                "family": res["family"],
+                "size": res["size"],
+                "ops": res["ops"],
+                "encode_ms": round(sec["encode"] * 1e3, 2),
+                "saturate_ms": round(sec["saturate"] * 1e3, 2),
+                "extract_ms": round(sec["extract"] * 1e3, 2),
+                "decode_ms": round(sec["decode"] * 1e3, 2),
+                "total_ms": round(sec["total"] * 1e3, 2),
+                "out_ops": res["out_ops"],
+                "cost": res["cost"],
+                "nodes": res["nodes"],
+                "peak_nodes": res["peak_nodes"],
+                "classes": res["classes"],
+                "stop": "/".join(res["stop"].values()),
+            }
+        )
     order = list(FAMILIES)
     return sorted(out, key=lambda row: (order.index(row["family"]), row["size"]))
 
@@ -198,25 +215,30 @@ def write_csv(table: Sequence[Mapping[str, Any]], path: Path) -> None:
         w.writerows(table)
 
 
-def markdown(table: Sequence[Mapping[str, Any]], records: Sequence[Mapping[str, Any]],
-             command: str) -> str:
+def markdown(
+    table: Sequence[Mapping[str, Any]], records: Sequence[Mapping[str, Any]], command: str
+) -> str:
     host = records[0]["host"] if records else {}
     git = records[0]["git"] if records else {}
     lines = [
         "# Scaling",
         "",
-        f"Command: `{command}`. Machine: {host.get('cpu')} ({host.get('cpus')} CPUs, "
-        f"{host.get('system')} {host.get('machine')}, Python {host.get('python')}); "
-        f"eqsat {records[0]['version'] if records else '?'} at "
-        f"{(git.get('commit') or '?')[:10]}{' (dirty)' if git.get('dirty') else ''}. "
-        f"Target widths: {TARGET}; default budgets; times are the best of the repeats.",
+        (
+            f"Command: `{command}`. Machine: {host.get('cpu')} ({host.get('cpus')} CPUs, "
+            f"{host.get('system')} {host.get('machine')}, Python {host.get('python')}); "
+            f"eqsat {records[0]['version'] if records else '?'} at "
+            f"{(git.get('commit') or '?')[:10]}{' (dirty)' if git.get('dirty') else ''}. "
+            f"Target widths: {TARGET}; default budgets; times are the best of the repeats."
+        ),
         "",
         "Times in ms: encode includes installing the schema and rules (about 20 ms per run);",
         "total runs from parsing the text to the verified output module; decode materializes",
         "the native tiles the extraction chose (ops out) and verify checks them.",
         "",
-        "| family | size | ops | encode | saturate | extract | decode | total | e-nodes | "
-        "ops out | stop |",
+        (
+            "| family | size | ops | encode | saturate | extract | decode | total | e-nodes | "
+            "ops out | stop |"
+        ),
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in table:
@@ -244,27 +266,34 @@ def markdown(table: Sequence[Mapping[str, Any]], records: Sequence[Mapping[str, 
     if grown:
         lines += [
             "",
-            "Output blow-up: "
-            + ", ".join(f"{r['family']} {r['size']} gives {r['out_ops']} ops out "
-                        f"(extracted tree cost {r['cost']:.3g})" for r in grown)
-            + ". Tree cost counts a shared value once per use, so on programs that reuse values "
-            "it grows exponentially with depth; past about 1e16 adding an op's own cost no longer "
-            "changes the float, alternatives tie, and the extractor may pick the materialized "
-            "native-tile forms. Decode and verify then pay for every tile.",
+            (
+                "Output blow-up: "
+                + ", ".join(
+                    f"{r['family']} {r['size']} gives {r['out_ops']} ops out "
+                    f"(extracted tree cost {r['cost']:.3g})"
+                    for r in grown
+                )
+                + ". Tree cost counts a shared value once per use, so on programs that reuse "
+                "values it grows exponentially with depth; past about 1e16 adding an op's own "
+                "cost no longer changes the float, alternatives tie, and the extractor may pick "
+                "the materialized native-tile forms. Decode and verify then pay for every tile."
+            ),
         ]
     chain = [r for r in table if r["family"] == "matmul-chain" and r["size"] == DIALEGG_CHAIN]
     if chain:
         c = chain[0]
         lines += [
             "",
-            f"DialEgg (egglog driving MLIR, CGO 2025) reports {DIALEGG_SECONDS} s for a chain of "
-            f"{DIALEGG_CHAIN} matmuls. Here a chain of {DIALEGG_CHAIN} dependent 8x8x8 f32 "
-            f"contracts takes {c['total_ms']:.0f} ms end to end (parse to verified output; "
-            f"saturation {c['saturate_ms']:.0f} ms, {c['nodes']} e-nodes), "
-            f"{DIALEGG_SECONDS * 1e3 / c['total_ms']:.0f}x less. The search spaces differ: "
-            "DialEgg's benchmark reassociates the chain (matrix-chain ordering over linalg ops); "
-            "ours chooses a lowering strategy and native tiling per contract, with no "
-            "associativity rule for contract.",
+            (
+                f"DialEgg (egglog driving MLIR, CGO 2025) reports {DIALEGG_SECONDS} s for a chain "
+                f"of {DIALEGG_CHAIN} matmuls. Here a chain of {DIALEGG_CHAIN} dependent 8x8x8 f32 "
+                f"contracts takes {c['total_ms']:.0f} ms end to end (parse to verified output; "
+                f"saturation {c['saturate_ms']:.0f} ms, {c['nodes']} e-nodes), "
+                f"{DIALEGG_SECONDS * 1e3 / c['total_ms']:.0f}x less. The search spaces differ: "
+                "DialEgg's benchmark reassociates the chain (matrix-chain ordering over linalg "
+                "ops); ours chooses a lowering strategy and native tiling per contract, with no "
+                "associativity rule for contract."
+            ),
         ]
     return "\n".join(lines) + "\n"
 
@@ -279,8 +308,13 @@ def plot(table: Sequence[Mapping[str, Any]], path: Path) -> None:
     panels = (
         (axes[0][0], SIZE_FAMILIES, "size", ("saturate_ms", "extract_ms"), "time (ms)"),
         (axes[0][1], SIZE_FAMILIES, "size", ("nodes",), "e-nodes after saturation"),
-        (axes[1][0], LENGTH_FAMILIES, "ops", ("saturate_ms", "extract_ms", "decode_ms"),
-         "time (ms)"),
+        (
+            axes[1][0],
+            LENGTH_FAMILIES,
+            "ops",
+            ("saturate_ms", "extract_ms", "decode_ms"),
+            "time (ms)",
+        ),
         (axes[1][1], LENGTH_FAMILIES, "ops", ("nodes",), "e-nodes after saturation"),
     )
     for ax, families, xkey, metrics, ylabel in panels:
@@ -288,8 +322,7 @@ def plot(table: Sequence[Mapping[str, Any]], path: Path) -> None:
             fam = [r for r in table if r["family"] == family]
             for m in metrics:
                 label = f"{family} {m.removesuffix('_ms')}" if len(metrics) > 1 else family
-                ax.plot([r[xkey] for r in fam], [max(r[m], 1e-3) for r in fam], "o-",
-                        label=label)
+                ax.plot([r[xkey] for r in fam], [max(r[m], 1e-3) for r in fam], "o-", label=label)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("n (vector edge)" if xkey == "size" else "ops in the program")
@@ -299,10 +332,20 @@ def plot(table: Sequence[Mapping[str, Any]], path: Path) -> None:
     chain = [r for r in table if r["family"] == "matmul-chain"]
     if chain:
         ax = axes[1][0]
-        ax.plot([c["ops"] for c in chain], [c["total_ms"] for c in chain], "k*", ms=12,
-                label=f"{DIALEGG_CHAIN}-matmul chain, total")
-        ax.plot([chain[0]["ops"]], [DIALEGG_SECONDS * 1e3], "rX", ms=12,
-                label=f"DialEgg, {DIALEGG_CHAIN} matmuls (CGO 2025)")
+        ax.plot(
+            [c["ops"] for c in chain],
+            [c["total_ms"] for c in chain],
+            "k*",
+            ms=12,
+            label=f"{DIALEGG_CHAIN}-matmul chain, total",
+        )
+        ax.plot(
+            [chain[0]["ops"]],
+            [DIALEGG_SECONDS * 1e3],
+            "rX",
+            ms=12,
+            label=f"DialEgg, {DIALEGG_CHAIN} matmuls (CGO 2025)",
+        )
         ax.legend(fontsize=8)
     fig.suptitle("eqsat scaling: optimize_module with avx2 widths (log-log)")
     fig.tight_layout()
@@ -325,15 +368,24 @@ def main(argv: list[str] | None = None) -> int:
     records_path = out / "records.jsonl"
     if args.fresh:
         records_path.unlink(missing_ok=True)
-    result = run_sweep(specs(plan), records_path, executor_from_args(args),
-                       progress=not args.no_progress, desc=f"scaling ({plan})")
+    result = run_sweep(
+        specs(plan),
+        records_path,
+        executor_from_args(args),
+        progress=not args.no_progress,
+        desc=f"scaling ({plan})",
+    )
     if result.failed:
-        print(f"error: {result.failed} runs failed (see {records_path}); rerun to retry them",
-              file=sys.stderr)
+        print(
+            f"error: {result.failed} runs failed (see {records_path}); rerun to retry them",
+            file=sys.stderr,
+        )
         return 1
     table = rows(result.records)
-    command = "python experiments/scaling.py" + {"full": "", "quick": " --quick",
-                                                 "smoke": " --smoke"}[plan]
+    command = (
+        "python experiments/scaling.py"
+        + {"full": "", "quick": " --quick", "smoke": " --smoke"}[plan]
+    )
     write_csv(table, out / "scaling.csv")
     (out / "scaling.md").write_text(markdown(table, result.records, command))
     plot(table, out / "scaling.png")

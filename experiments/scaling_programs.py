@@ -34,9 +34,7 @@ def matmul_chain(length: int, n: int = 8) -> str:
     args = ", ".join([f"%x0: {t}", f"%z: {t}"] + [f"%b{i}: {t}" for i in range(length)])
     lines = [MAPS, f"func.func @chain({args}) -> {t} {{"]
     for i in range(length):
-        lines.append(
-            f"  %x{i + 1} = vector.contract #mm %x{i}, %b{i}, %z : {t}, {t} into {t}"
-        )
+        lines.append(f"  %x{i + 1} = vector.contract #mm %x{i}, %b{i}, %z : {t}, {t} into {t}")
     lines += [f"  return %x{length} : {t}", "}", ""]
     return "\n".join(lines)
 

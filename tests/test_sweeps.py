@@ -29,8 +29,21 @@ def test_records_are_self_describing(tmp_path: Path) -> None:
     recs = lines(out)
     assert sorted(r["result"]["y"] for r in recs) == [0, 1, 4]
     r = recs[0]
-    for field in ("version", "git", "host", "target", "ruleset_hash", "cost_hash", "budget",
-                  "seed", "started", "finished", "spec", "key", "study"):
+    for field in (
+        "version",
+        "git",
+        "host",
+        "target",
+        "ruleset_hash",
+        "cost_hash",
+        "budget",
+        "seed",
+        "started",
+        "finished",
+        "spec",
+        "key",
+        "study",
+    ):
         assert field in r, field
     assert r["seed"] == 7 and r["status"] == "ok" and r["host"]["cpus"] >= 1
     assert Spec.from_dict(r["spec"]).key == r["key"]
@@ -81,8 +94,13 @@ def scaling_specs() -> list[Spec]:
 def test_dask_cluster_runs_the_study_unchanged(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=False, host="127.0.0.1",
-        protocol="tcp", scheduler_port=0, dashboard_address=None,
+        n_workers=1,
+        threads_per_worker=1,
+        processes=False,
+        host="127.0.0.1",
+        protocol="tcp",
+        scheduler_port=0,
+        dashboard_address=None,
     ) as cluster:
         address = cluster.scheduler_address
         assert address.startswith("tcp://127.0.0.1:")
@@ -127,8 +145,9 @@ def test_scaling_study_smoke(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "(0 runs now, 8 from earlier records)" in capsys.readouterr().out
 
 
-def test_bad_cluster_address_is_a_usage_error(tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_cluster_address_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from experiments import scaling
 
     with pytest.raises(SystemExit) as exit_:

@@ -133,11 +133,13 @@ def executor_for(cluster: str | None = None, workers: int | None = None) -> Exec
         return SerialExecutor()
     scheme, sep, rest = cluster.partition("://")
     if not sep or not rest:
-        raise ValueError(f"--cluster expects local, serial, dask://HOST:PORT or ray://HOST:PORT, "
-                         f"got {cluster!r}")
+        raise ValueError(
+            f"--cluster expects local, serial, dask://HOST:PORT or ray://HOST:PORT, got {cluster!r}"
+        )
     if scheme == "dask":
         return DaskExecutor(rest if "://" in rest else f"tcp://{rest}")
     if scheme == "ray":
-        return RayExecutor(None if rest == "local" else ("auto" if rest == "auto" else cluster),
-                           workers)
+        return RayExecutor(
+            None if rest == "local" else ("auto" if rest == "auto" else cluster), workers
+        )
     raise ValueError(f"unknown cluster scheme {scheme!r} in {cluster!r} (dask:// or ray://)")

@@ -35,7 +35,7 @@ def git_commit() -> dict[str, Any]:
     def git(*args: str) -> str | None:
         try:
             out = subprocess.run(
-                ["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10
+                ["git", *args], check=False, cwd=ROOT, capture_output=True, text=True, timeout=10
             )
         except (OSError, subprocess.SubprocessError):
             return None
