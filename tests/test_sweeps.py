@@ -154,3 +154,22 @@ def test_bad_cluster_address_is_a_usage_error(
         scaling.main(["--smoke", "--out", str(tmp_path), "--cluster", "tcp://host:1"])
     assert exit_.value.code == 2
     assert "dask:// or ray://" in capsys.readouterr().err
+
+
+def test_sweep_cli_runs_specs_from_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from experiments import sweep
+
+    specs = tmp_path / "specs.jsonl"
+    specs.write_text("\n".join(json.dumps(s.to_dict()) for s in toy_specs(range(3))) + "\n")
+    out = tmp_path / "r.jsonl"
+    args = [str(specs), "--out", str(out), "--cluster", "serial", "--no-progress"]
+    assert sweep.main(args) == 0
+    assert "3 runs now (0 failed), 0 from earlier records" in capsys.readouterr().out
+    assert sweep.main(args) == 0
+    assert "0 runs now (0 failed), 3 from earlier records" in capsys.readouterr().out
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"study": "s", "run": "m:f"}\n{"study": "s"}\n')
+    assert sweep.main([str(bad), "--out", str(out)]) == 1
+    assert f"{bad}:2:1: error: bad spec" in capsys.readouterr().err
