@@ -53,9 +53,21 @@ def cmd_opt(args: argparse.Namespace) -> int:
         fast_math=args.fast_math,
     )
     sys.stdout.write(print_module(result.module, generic=args.generic))
+    if args.dump_egraph:
+        _dump_egraph(result, args)
     if args.stats:
         print(result.stats(), file=sys.stderr)
     return 0
+
+
+def _dump_egraph(result: object, args: argparse.Namespace) -> None:
+    from eqsat.export import dump
+
+    try:
+        egraph, roots = result.egraph, result.roots  # type: ignore[attr-defined]
+        dump(egraph, roots, args.dump_egraph, _costs(args))
+    except OSError as e:
+        raise SystemExit(f"eqsat: error: cannot write {args.dump_egraph}: {e.strerror}") from None
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -111,6 +123,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-nodes", type=int, default=100_000, help="per phase (default 100000)")
     p.add_argument("--max-seconds", type=float, default=5.0, help="per phase (default 5)")
     p.add_argument("--generic", action="store_true", help="print every op in generic form")
+    p.add_argument(
+        "--dump-egraph",
+        metavar="FILE.json",
+        help="write the saturated e-graph in extraction-gym's JSON format",
+    )
     p.set_defaults(run=cmd_opt)
 
     p = sub.add_parser("schema", help="print the e-graph schema rule files are written against")

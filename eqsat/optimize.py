@@ -46,6 +46,7 @@ class OptimizeResult:
     seconds: dict[str, float] = field(default_factory=dict)
     cost: float = 0.0
     egraph: EGraph | None = None
+    roots: tuple[str, ...] = ()  # egglog names of the blocks' roots in ``egraph`` (``$root0``)
 
     def stats(self) -> str:
         labels: dict[str, str] = {}
@@ -172,4 +173,5 @@ def optimize_module(
         {"encode": t1 - t0, "saturate": t2 - t1, "extract": t3 - t2, "decode": t4 - t3},
         total,
         eg,
+        tuple(b.root for b in enc.blocks),
     )

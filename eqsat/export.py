@@ -1,0 +1,125 @@
+"""Export a saturated e-graph in extraction-gym's JSON format, for extractor research.
+
+The format (github.com/egraphs-good/extraction-gym, read by ``egraph-serialize``)::
+
+    {"nodes": {NODE_ID: {"op": str, "children": [NODE_ID, ...], "eclass": CLASS_ID,
+                         "cost": float}, ...},
+     "root_eclasses": [CLASS_ID, ...], "class_data": {CLASS_ID: {"type": SORT}, ...}}
+
+A child names a node; the class it stands for is that node's ``eclass``. egglog serializes
+the graph (``bindings.EGraph.serialize``); we then
+
+- drop the nodes of analysis functions (``type-of``, ``NativeTile``, ...), which are facts
+  about classes rather than terms an extractor may choose, pointing their users at a
+  constructor node of the same class;
+- set every node's ``cost`` to its own cost under our cost model (the model called with the
+  node's literal arguments and zero child costs), primitives costing nothing. Extraction-gym
+  sums own costs; ``Tiled`` multiplies its kernel's cost by the tile count in our model, which
+  no additive cost can say, so a gym extractor sees the kernel paid once. Infinite costs
+  (illegal ops) are written as ``ILLEGAL_COST``: JSON has no infinity.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from eqsat.cost import CostModel, vv_cost
+from eqsat.egraph import EGraph
+
+ILLEGAL_COST = 1e30
+
+
+def serialize(
+    egraph: EGraph, roots: Sequence[str], cost: CostModel | None = None
+) -> dict[str, Any]:
+    """The e-graph reachable from ``roots`` (egglog names, ``$root0``) as extraction-gym JSON
+    data."""
+    cost = cost or vv_cost()
+    exprs = []
+    for root in roots:
+        (cmd,) = egraph.raw.parse_program(f"(let __eqsat_export {root})")
+        exprs.append(cmd.action.rhs)
+    data = json.loads(egraph.raw.serialize(exprs).to_json())
+    nodes: dict[str, dict[str, Any]] = data["nodes"]
+    constructors, eq_sorts = egraph.schema.constructors, egraph.schema.eq_sorts
+    primitive = {k for k, n in nodes.items() if k.startswith("primitive-")}
+    analysis = {k for k, n in nodes.items() if k not in primitive and n["op"] not in constructors}
+    # A constructor node per class, to stand in for dropped analysis nodes.
+    standin: dict[str, str] = {}
+    for k, n in nodes.items():
+        if k not in analysis:
+            standin.setdefault(n["eclass"], k)
+    keep = {k for k in analysis if nodes[k]["eclass"] not in standin}  # nothing else to use
+    out: dict[str, dict[str, Any]] = {}
+    for k, n in nodes.items():
+        if k in analysis and k not in keep:
+            continue
+        children = [
+            c if c not in analysis or c in keep else standin[nodes[c]["eclass"]]
+            for c in n["children"]
+        ]
+        out[k] = {
+            "op": n["op"],
+            "children": children,
+            "eclass": n["eclass"],
+            "cost": 0.0
+            if k in primitive or k in analysis
+            else _own_cost(cost, n["op"], constructors[n["op"]].inputs, children, nodes, eq_sorts),
+        }
+    classes = {n["eclass"] for n in out.values()}
+    return {
+        "nodes": out,
+        "root_eclasses": list(data["root_eclasses"]),
+        "class_data": {c: d for c, d in data.get("class_data", {}).items() if c in classes},
+    }
+
+
+def _own_cost(
+    cost: CostModel,
+    op: str,
+    sorts: Sequence[str],
+    children: Sequence[str],
+    nodes: Mapping[str, Mapping[str, Any]],
+    eq_sorts: set[str],
+) -> float:
+    """The cost model's own cost of a node: its literal arguments decoded, zero child costs."""
+    literals = []
+    kids = 0
+    for sort, child in zip(sorts, children, strict=False):
+        if sort in eq_sorts:
+            kids += 1
+        else:
+            literals.append(_literal(nodes, child))
+    c = cost(op, tuple(literals), (0.0,) * kids)
+    return c if math.isfinite(c) else ILLEGAL_COST
+
+
+def _literal(nodes: Mapping[str, Mapping[str, Any]], key: str) -> object:
+    """A primitive node back as the Python value the cost functions see."""
+    n = nodes[key]
+    op = n["op"]
+    if op == "vec-of":
+        return tuple(_literal(nodes, c) for c in n["children"])
+    if op.startswith('"'):
+        return json.loads(op)
+    if op in ("true", "false"):
+        return op == "true"
+    try:
+        return int(op)
+    except ValueError:
+        try:
+            return float(op)
+        except ValueError:
+            return op
+
+
+def dump(
+    egraph: EGraph, roots: Sequence[str], path: str | Path, cost: CostModel | None = None
+) -> None:
+    """Write ``serialize(...)`` to ``path`` as JSON."""
+    data = serialize(egraph, roots, cost)
+    Path(path).write_text(json.dumps(data, allow_nan=False) + "\n", encoding="utf-8")
