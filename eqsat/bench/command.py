@@ -28,7 +28,7 @@ def format_report(report: Report) -> str:
     lines.append(f"equal: results compared with {report.reference}")
     peak = report.peak_gflops()
     show_flops = report.flops is not None
-    head = f"{"variant":<44} {'ns/call':>9} {'ratio':>7}"
+    head = f"{'variant':<44} {'ns/call':>9} {'ratio':>7}"
     if show_flops:
         head += f" {'GFLOP/s':>8} {'peak':>5}"
     head += f" {'compile':>8}  {'equal':<12} note"
