@@ -169,6 +169,20 @@ def test_bench_small_kernel_with_mlir_variants() -> None:
 
 
 @needs_mlir
+def test_each_llvmintr_strategy_is_right_under_its_own_matrix_layout() -> None:
+    """MLIR 22's contract llvmintr needs row-major, its transpose llvmintr column-major."""
+    target = load_target(_host_target())
+    for name, only in [
+        ("matmul_8x8x8", "mlir-contract-llvmintr"),
+        ("reduce_inner_16x64", "mlir-transpose-llvmintr"),
+    ]:
+        text = (KERNELS / f"{name}.mlir").read_text()
+        report = run.bench(text, name, name, target, repeats=1, sample_seconds=0.001,
+                           only=[only])  # fmt: skip
+        assert report.rows[0].equal, (name, report.rows[0])
+
+
+@needs_mlir
 def test_eqsat_row_appears_when_codegen_exists(monkeypatch: pytest.MonkeyPatch) -> None:
     """Wiring only: a stand-in code generator (MLIR's own IR) takes the eqsat row's place."""
     target = load_target(_host_target())

@@ -234,8 +234,8 @@ _LLVM_READY = False
 
 
 def _llvm() -> Any:
-    """llvmlite's binding with the native target and the matrix-intrinsic options set once
-    (MLIR's llvmintr lowering assumes row-major matrices; LLVM defaults to column-major)."""
+    """llvmlite's binding with the native target and LLVM's matrix intrinsics enabled (without
+    ``--enable-matrix`` a ``llvm.matrix.*`` call aborts the process)."""
     global _LLVM_READY
     from llvmlite import binding as llvm
 
@@ -243,7 +243,6 @@ def _llvm() -> Any:
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
         llvm.set_option("", "--enable-matrix")
-        llvm.set_option("", "--matrix-default-layout=row-major")
         _LLVM_READY = True
     return llvm
 
@@ -257,9 +256,14 @@ def target_machine(target: Target) -> Any:
 
 
 class Compiled:
-    """One variant compiled for one target: run it once for results, or time it."""
+    """One variant compiled for one target: run it once for results, or time it.
 
-    def __init__(self, ir_text: str, sig: Signature, target: Target) -> None:
+    ``matrix_layout`` is LLVM's ``-matrix-default-layout`` while this module is optimized (a
+    process-wide option: set for this compile, then back to the project's row-major)."""
+
+    def __init__(
+        self, ir_text: str, sig: Signature, target: Target, matrix_layout: str = "row-major"
+    ) -> None:
         llvm = _llvm()
         tm = target_machine(target)
         try:
@@ -280,7 +284,11 @@ class Compiled:
         kernel.data_layout = str(tm.target_data)
         pto = llvm.create_pipeline_tuning_options(speed_level=3)
         pb = llvm.create_pass_builder(tm, pto)
-        pb.getModulePassManager().run(kernel, pb)
+        llvm.set_option("", f"--matrix-default-layout={matrix_layout}")
+        try:
+            pb.getModulePassManager().run(kernel, pb)
+        finally:
+            llvm.set_option("", "--matrix-default-layout=row-major")
         loop = llvm.parse_assembly(loop_module_text(sig))
         loop.triple = target.triple
         loop.data_layout = str(tm.target_data)

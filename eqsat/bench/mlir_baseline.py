@@ -8,10 +8,13 @@ others stay at MLIR's defaults. Then ``mlir-translate-22 --mlir-to-llvmir``.
 
 Facts of MLIR 22 this table rests on (DESIGN 6b): ``llvmintr`` takes effect only as the
 ``convert-vector-to-llvm`` pass option (through the transform dialect's ``lower_contraction``
-it silently falls back) and the matrix intrinsics it emits are correct only with LLVM's
-``-matrix-default-layout=row-major`` (the harness sets it); ``canonicalize`` runs before the
-strategy lowering, as in MLIR's pipeline, and may fold a transpose away before any strategy
-sees it.
+it silently falls back). The matrix intrinsics the two ``llvmintr`` strategies emit assume
+opposite layouts (measured here on 8x8 matmul and the 16x64 -> 64x16 transpose inside an inner
+multi_reduction): the contraction's ``llvm.matrix.multiply`` is right only with LLVM's
+``-matrix-default-layout=row-major``, the transpose's ``llvm.matrix.transpose`` only with
+LLVM's default ``column-major``; each variant names the layout it is compiled with
+(``Variant.matrix_layout``). ``canonicalize`` runs before the strategy lowering, as in MLIR's
+pipeline, and may fold a transpose away before any strategy sees it.
 """
 
 from __future__ import annotations
@@ -85,6 +88,11 @@ class Variant:
     @property
     def reassoc(self) -> bool:
         return self.options["reassoc"] == "true"
+
+    @property
+    def matrix_layout(self) -> str:
+        """LLVM's ``-matrix-default-layout`` this variant's intrinsics are correct under."""
+        return "column-major" if self.options["transpose"] == "llvmintr" else "row-major"
 
     def pipeline(self) -> str:
         return PIPELINE.format(**self.options)
@@ -162,9 +170,13 @@ def lower_to_llvm_ir(text: str, variant: Variant) -> str:
 
 def pipeline_table() -> str:
     """The pipelines as a readable markdown table (README, ``eqsat bench --pipelines``)."""
-    rows = ["| variant | options changed from MLIR's default |", "|---|---|"]
+    rows = [
+        "| variant | options changed from MLIR's default | LLVM `-matrix-default-layout` |",
+        "|---|---|---|",
+    ]
     for v in variants():
         changed = [SPELLING[k].format(v.options[k]) for k in DEFAULTS if v.options[k] != DEFAULTS[k]]
-        rows.append(f"| `{v.name}` | {', '.join(f'`{c}`' for c in changed) or '(none)'} |")
+        shown = ", ".join(f"`{c}`" for c in changed) or "(none)"
+        rows.append(f"| `{v.name}` | {shown} | {v.matrix_layout} |")
     base = PIPELINE.format(**DEFAULTS)
     return "\n".join(rows) + f"\n\nBase pipeline (`mlir-opt-22 --pass-pipeline=...`):\n{base}\n"

@@ -183,7 +183,7 @@ def bench(
     by_ir: dict[str, tuple[Row, Compiled]] = {}
     copies: list[tuple[Row, Row]] = []
 
-    def add(row: Row, make_ir: Any) -> None:
+    def add(row: Row, make_ir: Any, matrix: str = "row-major") -> None:
         t0 = time.perf_counter()
         try:
             ir = make_ir()
@@ -191,15 +191,16 @@ def bench(
             row.note = f"MLIR cannot lower: {e}"
             report.rows.append(row)
             return
-        if ir in by_ir:
-            first = by_ir[ir][0]
+        key = f"{matrix}\n{ir}"
+        if key in by_ir:
+            first = by_ir[key][0]
             row.compile_s, row.note = first.compile_s, f"same LLVM IR as {first.variant}"
             copies.append((row, first))
             report.rows.append(row)
             return
-        c = Compiled(ir, sig, target)
+        c = Compiled(ir, sig, target, matrix)
         row.compile_s = time.perf_counter() - t0
-        by_ir[ir] = (row, c)
+        by_ir[key] = (row, c)
         compiled.append((row, c))
         report.rows.append(row)
 
@@ -221,7 +222,8 @@ def bench(
     if baseline == "mlir":
         for v in mlir_variants():
             if only is None or v.name in only:
-                add(Row(v.name, v.reassoc), lambda v=v: lower_to_llvm_ir(text, v))
+                lower = lambda v=v: lower_to_llvm_ir(text, v)  # noqa: E731
+                add(Row(v.name, v.reassoc), lower, v.matrix_layout)
 
     oracle = interpret(module, sig, inputs)
     ref_row = report.row("eqsat")

@@ -1,4 +1,5 @@
 // Y = alpha * X + Y for an 8x32 tile with a scalar argument (bench with --arg alpha=VALUE).
+// ARGS: alpha=0.75
 func.func @axpy_8x32(%alpha: f32, %X: memref<8x32xf32>, %Y: memref<8x32xf32>) {
   %c0 = arith.constant 0 : index
   %pad = arith.constant 0.0 : f32
