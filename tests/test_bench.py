@@ -121,6 +121,12 @@ def test_inputs_are_64_byte_aligned() -> None:
         assert buf.ctypes.data % 64 == 0
 
 
+def test_clock_is_measured_on_x86() -> None:
+    _host_target()
+    ghz = run.cpu_clock_ghz()
+    assert ghz is not None and 0.2 < ghz[0] < 10 and "measured" in ghz[1]
+
+
 def test_contraction_flops() -> None:
     def flops(name: str) -> int | None:
         return run.contraction_flops(parse((KERNELS / f"{name}.mlir").read_text()), name)
