@@ -8,7 +8,6 @@ ratios are taken to ``mlir-default``, and the report says so.
 
 from __future__ import annotations
 
-import functools
 import importlib
 import importlib.util
 import math
@@ -121,7 +120,6 @@ def contraction_flops(module: Module, entry: str) -> int | None:
     return total or None
 
 
-@functools.cache
 def cpu_clock_ghz() -> tuple[float, str] | None:
     """The clock the peak is computed from: measured (a dependent-add chain, see
     ``measure_clock_ghz``), else ``cpu MHz`` of ``/proc/cpuinfo`` (in a VM the nominal clock,
@@ -183,7 +181,6 @@ def bench(
     sig = signature(module, entry)
     inputs = make_inputs(sig, scalars or {}, seed)
     report = Report(file, entry, target, repeats, flops=contraction_flops(module, entry))
-    report.clock = cpu_clock_ghz()
     if baseline == "mlir":
         require_tools()
     compiled: list[tuple[Row, Compiled]] = []
@@ -198,7 +195,7 @@ def bench(
             row.note = f"MLIR cannot lower: {e}"
             report.rows.append(row)
             return
-        key = f"{matrix}\n{ir}"
+        key = f"{matrix}\n{ir}" if "@llvm.matrix." in ir else ir
         if key in by_ir:
             first = by_ir[key][0]
             row.compile_s, row.note = first.compile_s, f"same LLVM IR as {first.variant}"
@@ -250,6 +247,8 @@ def bench(
         timers.append(t)
     for (row, _), ns in zip(compiled, median_ns(timers, repeats)):
         row.ns_per_call = ns
+    if report.flops:  # measured right after the timings: the boost clock drifts with load
+        report.clock = cpu_clock_ghz()
     for row, first in copies:
         row.ns_per_call, row.agreement = first.ns_per_call, first.agreement
     return report
