@@ -18,7 +18,7 @@ def format_report(report: Report) -> str:
     base = report.row("eqsat") or report.row("mlir-default")
     lines = [
         f"@{report.entry} of {report.file} on {t.name} ({t.cpu}); median of {report.repeats} "
-        "repeats, ns per call timed inside JIT code",
+        "repeats, ns per call in thread CPU time of a JIT-compiled call loop",
     ]
     if report.row("eqsat") is None:
         lines.append(
@@ -26,6 +26,9 @@ def format_report(report: Report) -> str:
             "mlir-default"
         )
     lines.append(f"equal: results compared with {report.reference}")
+    if any(r.reassoc for r in report.rows) and report.row("eqsat+reassoc") is None:
+        lines.append(f"ratios of +reassoc rows are to {base.variant if base else '-'} "
+                     "(reassociation off); --reassoc adds eqsat+reassoc to compare like with like")
     peak = report.peak_gflops()
     show_flops = report.flops is not None
     head = f"{'variant':<44} {'ns/call':>9} {'ratio':>7}"
