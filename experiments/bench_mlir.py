@@ -142,8 +142,9 @@ def main() -> None:
     md = [
         f"Command: `python experiments/bench_mlir.py{' --quick' if args.quick else ''}`; "
         f"machine: {machine()}; {time.strftime('%Y-%m-%d', time.gmtime())}.",
-        f"Median of {repeats} samples of {sample * 1000:.0f} ms, ns per call in thread CPU time of a "
-        "JIT-compiled call loop; (wrong) marks results that differ from eqsat's; n/a: not lowered.",
+        f"Median of {repeats} samples of {sample * 1000:.0f} ms, ns per call in thread CPU time "
+        "of a JIT-compiled call loop; (wrong) marks results that differ from eqsat's; n/a: not "
+        "lowered.",
         "Columns other than mlir-default force one strategy (others at MLIR's default); "
         "dot, eltwise and innerparallel are the defaults.",
     ]

@@ -154,7 +154,10 @@ def add_bench_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", metavar="OUT", help="write [{variant, ns_per_call, equal}] here")
     p.add_argument("--repeats", type=positive, default=7, help="samples per variant (median)")
     p.add_argument(
-        "--sample-ms", type=_positive_float, default=20.0, help="length of one timing sample (default 20)"
+        "--sample-ms",
+        type=_positive_float,
+        default=20.0,
+        help="length of one timing sample in ms (default 20)",
     )
     p.add_argument(
         "--reassoc",

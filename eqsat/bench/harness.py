@@ -113,7 +113,8 @@ def signature(module: Module, entry: str) -> Signature:
                 raise BenchError(f"%{name}: memrefs of dynamic shape are not supported ({t})")
             if t.layout is not None or t.memory_space is not None:
                 raise BenchError(f"%{name}: only identity-layout memrefs are supported ({t})")
-            args.append(Arg(name, t, elem, tuple(int(s) for s in t.shape)))  # type: ignore[arg-type]
+            dims = tuple(int(s) for s in t.shape)  # type: ignore[arg-type]
+            args.append(Arg(name, t, elem, dims))
             continue
         elem = _scalar_name(t)
         if elem is None:

@@ -175,7 +175,9 @@ def pipeline_table() -> str:
         "|---|---|---|",
     ]
     for v in variants():
-        changed = [SPELLING[k].format(v.options[k]) for k in DEFAULTS if v.options[k] != DEFAULTS[k]]
+        changed = [
+            SPELLING[k].format(v.options[k]) for k in DEFAULTS if v.options[k] != DEFAULTS[k]
+        ]
         shown = ", ".join(f"`{c}`" for c in changed) or "(none)"
         rows.append(f"| `{v.name}` | {shown} | {v.matrix_layout} |")
     base = PIPELINE.format(**DEFAULTS)
