@@ -168,9 +168,10 @@ def test_bench_small_kernel_with_mlir_variants() -> None:
     only = ["mlir-default", "mlir-contract-outerproduct", "mlir-contract-llvmintr+reassoc"]
     report = run.bench(text, "mm.mlir", "matmul_8x8x8", target, repeats=1,
                        sample_seconds=0.001, only=only)  # fmt: skip
-    assert [r.variant for r in report.rows] == only
-    for row in report.rows:
+    assert [r.variant for r in report.rows if r.variant.startswith("mlir-")] == only
+    for row in report.rows:  # with eqsat.codegen installed, the eqsat row comes first
         assert row.ns_per_call and row.ns_per_call > 0 and row.equal, row
+        assert report.ratio(row) is not None
     assert report.flops == 1024 and report.ratio(report.rows[0]) == 1.0
 
 

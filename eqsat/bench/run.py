@@ -143,7 +143,7 @@ def eqsat_llvm_ir(module: Module, target: Target, reassoc: bool, layout: str) ->
     codegen: Any = importlib.import_module("eqsat.codegen")
     native = {k: v for k, v in target.width.items()}
     result = optimize_module(module, native=native, fast_math=reassoc)
-    return codegen.emit_llvm_ir(result.module, target, layout=layout)
+    return codegen.emit_llvm_ir(result.module, target, layout=layout, reassoc=reassoc)
 
 
 def _outputs(sig: Signature, bufs: Sequence[Any], result: Any) -> list[Any]:
