@@ -30,7 +30,7 @@ from eqsat.bench.harness import (
     median_ns,
     signature,
 )
-from eqsat.bench.mlir_baseline import CannotLower, Variant, lower_to_llvm_ir, require_tools
+from eqsat.bench.mlir_baseline import CannotLower, lower_to_llvm_ir, require_tools
 from eqsat.bench.mlir_baseline import variants as mlir_variants
 from eqsat.targets import Target
 from frontend import Module, parse
@@ -254,10 +254,4 @@ def bench(
     return report
 
 
-def variant_names(reassoc: bool = False) -> list[str]:
-    """Every variant name a report can hold, in table order."""
-    ours = ["eqsat", "eqsat+reassoc"] if reassoc else ["eqsat"]
-    return ours + [v.name for v in mlir_variants()]
-
-
-__all__ = ["Report", "Row", "Variant", "bench", "codegen_available", "variant_names"]
+__all__ = ["Report", "Row", "bench", "codegen_available"]
