@@ -176,6 +176,22 @@ def test_bench_small_kernel_with_mlir_variants() -> None:
 
 
 @needs_mlir
+def test_a_variant_mlir_cannot_lower_is_a_row_not_an_error(tmp_path: Path) -> None:
+    """MLIR 22's default (dot) lowering leaves a maxnumf matmul contract unlowered."""
+    text = (KERNELS / "matmul_8x8x8.mlir").read_text().replace(
+        '"reduction"]}', '"reduction"], kind = #vector.kind<maxnumf>}'
+    )
+    only = ["mlir-default", "mlir-contract-outerproduct"]
+    report = run.bench(text, "mmax.mlir", "matmul_8x8x8", load_target(_host_target()),
+                       repeats=1, sample_seconds=0.001, only=only)  # fmt: skip
+    default, outer = report.row("mlir-default"), report.row("mlir-contract-outerproduct")
+    assert default.ns_per_call is None and default.equal is None
+    assert default.note == "MLIR cannot lower: the pipeline leaves vector.contract unlowered"
+    assert outer.ns_per_call and outer.equal
+    assert {"variant": "mlir-default", "ns_per_call": None, "equal": None} in report_json(report)
+
+
+@needs_mlir
 def test_each_llvmintr_strategy_is_right_under_its_own_matrix_layout() -> None:
     """MLIR 22's contract llvmintr needs row-major, its transpose llvmintr column-major."""
     target = load_target(_host_target())

@@ -20,6 +20,7 @@ pipeline, and may fold a transpose away before any strategy sees it.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -164,6 +165,9 @@ def lower_to_llvm_ir(text: str, variant: Variant) -> str:
         raise CannotLower(f"mlir-opt: {_first_error(r.stderr)}")
     t = _run([translate, "--mlir-to-llvmir"], r.stdout)
     if t.returncode != 0:
+        left = re.search(r"custom op '([\w.]+)'", t.stderr)
+        if left:
+            raise CannotLower(f"the pipeline leaves {left.group(1)} unlowered")
         raise CannotLower(f"mlir-translate: {_first_error(t.stderr)}")
     return t.stdout
 
