@@ -161,7 +161,7 @@ def main() -> None:
         for path in kernels:
             text = path.read_text()
             rep = bench(text, path.name, path.stem, target, scalars=kernel_args(text),
-                        repeats=repeats, sample_seconds=sample)  # fmt: skip
+                        repeats=repeats, sample_seconds=sample, reassoc=True)  # fmt: skip
             reports.append(rep)
             print(f"{tname} {path.stem}: " + ", ".join(
                 f"{r.variant}={r.ns_per_call:.1f}" for r in rep.rows[:1] if r.ns_per_call
