@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from eqsat.bench.command import add_bench_command
 from eqsat.commands import add_commands
 from eqsat.inputs import positive, read_input
 from frontend import MLIRError, parse, print_module
@@ -69,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.set_defaults(run=cmd_run)
     add_commands(sub)
+    add_bench_command(sub)
     return ap
 
 

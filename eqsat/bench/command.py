@@ -1,0 +1,186 @@
+"""``eqsat bench``: time a kernel compiled by eqsat against MLIR 22's own lowerings."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the benchmark's modules (numpy, llvmlite) load only when it runs
+    from eqsat.bench.run import Report
+
+
+def format_report(report: Report) -> str:
+    """The table: variant, ns per call, ratio to ours, GFLOP/s and share of peak (contraction
+    kernels), compile latency (parse to callable), results equal."""
+    t = report.target
+    base = report.row("eqsat") or report.row("mlir-default")
+    lines = [
+        f"@{report.entry} of {report.file} on {t.name} ({t.cpu}); median of {report.repeats} "
+        "repeats, ns per call in thread CPU time of a JIT-compiled call loop",
+    ]
+    if report.row("eqsat") is None:
+        lines.append(
+            "no eqsat row: eqsat.codegen is not part of this install; ratios are to "
+            "mlir-default"
+        )
+    lines.append(f"equal: results compared with {report.reference}")
+    if any(r.reassoc for r in report.rows) and report.row("eqsat+reassoc") is None:
+        lines.append(f"ratios of +reassoc rows are to {base.variant if base else '-'} "
+                     "(reassociation off); --reassoc adds eqsat+reassoc to compare like with like")
+    peak = report.peak_gflops()
+    show_flops = report.flops is not None
+    head = f"{'variant':<44} {'ns/call':>9} {'ratio':>7}"
+    if show_flops:
+        head += f" {'GFLOP/s':>8} {'peak':>5}"
+    head += f" {'compile':>8}  {'equal':<12} note"
+    lines += [head, "-" * len(head)]
+    for r in report.rows:
+        ns = f"{r.ns_per_call:9.1f}" if r.ns_per_call is not None else f"{'-':>9}"
+        ratio = report.ratio(r)
+        line = f"{r.variant:<44} {ns} {f'{ratio:.2f}x' if ratio else '-':>7}"
+        if show_flops:
+            gf = report.flops / r.ns_per_call if r.ns_per_call else None  # type: ignore[operator]
+            share = f"{gf / peak:.0%}" if gf and peak else "-"
+            line += f" {f'{gf:.1f}' if gf else '-':>8} {share:>5}"
+        comp = f"{r.compile_s * 1000:.0f}ms" if r.compile_s is not None else "-"
+        eq = r.agreement.label() if r.agreement else "-"
+        lines.append(f"{line} {comp:>8}  {eq:<12} {r.note}".rstrip())
+    if show_flops:
+        lines.append(f"{report.flops} flops per call (2 per point of each vector.contract)")
+        if peak and report.clock:
+            lanes = t.lanes("f32")
+            lines.append(
+                f"peak: 2 FMA units x {lanes} lanes x 2 flops x {report.clock[0]:.3f} GHz "
+                f"(clock from {report.clock[1]}) = {peak:.1f} GFLOP/s"
+            )
+    if base is not None and base.ns_per_call is None:
+        lines.append(f"{base.variant} could not be timed: {base.note}")
+    return "\n".join(lines) + "\n"
+
+
+def report_json(report: Report) -> list[dict[str, Any]]:
+    """The list ``--json`` writes: exactly ``variant``, ``ns_per_call``, ``equal`` per row
+    (null for a variant MLIR cannot lower)."""
+    return [
+        {"variant": r.variant, "ns_per_call": r.ns_per_call, "equal": r.equal}
+        for r in report.rows
+    ]
+
+
+def _scalar_args(items: list[str] | None) -> dict[str, str]:
+    out = {}
+    for item in items or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise SystemExit(f"eqsat: error: --arg expects NAME=VALUE, got {item!r}")
+        out[name.strip().lstrip("%")] = value.strip()
+    return out
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from eqsat.bench.harness import BenchError
+    from eqsat.bench.mlir_baseline import ToolMissing
+    from eqsat.bench.run import bench
+    from eqsat.inputs import read_input
+    from eqsat.targets import TargetError, load_target
+
+    scalars = _scalar_args(args.arg)
+    try:
+        target = load_target(args.target)
+    except TargetError as e:
+        print(str(e), file=sys.stderr)
+        return 1
+    if not target.runs_on_host():
+        print(
+            f"eqsat: error: this host cannot execute {target.name} code (needs "
+            f"{', '.join(target.requires)}); benchmark a target it runs",
+            file=sys.stderr,
+        )
+        return 1
+    text, name = read_input(args.file)
+    try:
+        report = bench(
+            text,
+            name,
+            args.entry,
+            target,
+            scalars=scalars,
+            baseline=args.baseline,
+            repeats=args.repeats,
+            sample_seconds=args.sample_ms / 1000,
+            reassoc=args.reassoc,
+            layout=args.layout,
+        )
+    except ToolMissing as e:
+        print(f"eqsat: error: {e}", file=sys.stderr)
+        return 1
+    except BenchError as e:
+        print(f"{name}: error: {e}", file=sys.stderr)
+        return 1
+    sys.stdout.write(format_report(report))
+    if args.json:
+        try:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(report_json(report), f, indent=1)
+                f.write("\n")
+        except OSError as e:
+            print(f"eqsat: error: cannot write {args.json}: {e.strerror}", file=sys.stderr)
+            return 1
+    return 0
+
+
+def add_bench_command(sub: argparse._SubParsersAction) -> None:
+    """Register ``eqsat bench`` on the CLI's subparsers."""
+    from eqsat.inputs import positive
+
+    p = sub.add_parser(
+        "bench",
+        help="time a kernel compiled for a target (and MLIR 22's own lowerings of it)",
+        description=__doc__,
+    )
+    p.add_argument("file", help="MLIR file, or - for stdin")
+    p.add_argument("--entry", required=True, help="function to time (memref and scalar args)")
+    p.add_argument("--target", default="avx2", help="target name or file (default: avx2)")
+    p.add_argument(
+        "--arg", action="append", metavar="NAME=VALUE", help="value of a scalar argument %%NAME"
+    )
+    p.add_argument(
+        "--baseline",
+        choices=["mlir"],
+        help="also time the input lowered by MLIR 22 itself, default and every forced strategy",
+    )
+    p.add_argument("--json", metavar="OUT", help="write [{variant, ns_per_call, equal}] here")
+    p.add_argument("--repeats", type=positive, default=7, help="samples per variant (median)")
+    p.add_argument(
+        "--sample-ms",
+        type=_positive_float,
+        default=20.0,
+        help="length of one timing sample in ms (default 20)",
+    )
+    p.add_argument(
+        "--reassoc",
+        action="store_true",
+        help="also time eqsat with float reassociation (eqsat+reassoc)",
+    )
+    p.add_argument(
+        "--layout",
+        choices=["nested", "flat"],
+        default="nested",
+        help="n-D vectors as nested arrays of 1-D vectors or flattened (eqsat's code)",
+    )
+    p.set_defaults(run=cmd_bench)
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
+    return value
+
+
+__all__ = ["add_bench_command", "format_report", "report_json"]

@@ -1,0 +1,442 @@
+"""Timing harness: compile LLVM IR text for a target with llvmlite and time one function.
+
+Every variant, MLIR's and ours alike, arrives as LLVM IR text whose function keeps its MLIR name
+and MLIR's ABI: each memref argument expanded into (allocated ptr, aligned ptr, offset,
+sizes..., strides...), scalars as themselves. A second module holds a timing loop that calls the
+kernel N times; it is compiled separately, so the kernel cannot be inlined into the loop or
+hoisted out of it (one real call per iteration, the same for every variant), and a ctypes call
+(~1.4 us) is paid once per N calls, not per call.
+
+Supported: memref arguments of static shape and identity layout (written through), scalar
+arguments (integers, index, f16/f32/f64) and none or one scalar result. Not supported: vectors
+or tensors passed or returned by value, memref results, several results, dynamic shapes and
+strided layouts (each refused with a clear ``BenchError``).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import statistics
+import struct
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from eqsat.targets import Target
+from frontend import Module
+from frontend.types import FloatType, FunctionType, IndexType, IntegerType, MemRefType, Type
+
+ALIGN = 64
+LOOP_NAME = "__eqsat_bench_loop"
+
+#: element type name -> (numpy dtype, LLVM type, struct format of one scalar)
+_SCALARS: dict[str, tuple[Any, str, str]] = {
+    "f16": (np.float16, "half", "<e"),
+    "f32": (np.float32, "float", "<f"),
+    "f64": (np.float64, "double", "<d"),
+    "i8": (np.int8, "i8", "<b"),
+    "i16": (np.int16, "i16", "<h"),
+    "i32": (np.int32, "i32", "<i"),
+    "i64": (np.int64, "i64", "<q"),
+    "index": (np.int64, "i64", "<q"),
+}
+
+
+class BenchError(Exception):
+    """A kernel the harness cannot run (unsupported signature, bad --arg, bad LLVM IR)."""
+
+
+def _scalar_name(t: Type) -> str | None:
+    if isinstance(t, IndexType):
+        return "index"
+    if isinstance(t, (FloatType, IntegerType)):
+        name = str(t)
+        return name if name in _SCALARS else None
+    return None
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One MLIR argument: a memref (static shape) or a scalar."""
+
+    name: str
+    type: Type
+    elem: str
+    shape: tuple[int, ...] | None  # None for a scalar
+
+    @property
+    def dtype(self) -> Any:
+        return _SCALARS[self.elem][0]
+
+    def llvm_params(self) -> list[str]:
+        """LLVM parameter types of this argument under MLIR's calling convention."""
+        if self.shape is None:
+            return [_SCALARS[self.elem][1]]
+        return ["ptr", "ptr"] + ["i64"] * (1 + 2 * len(self.shape))
+
+
+@dataclass(frozen=True)
+class Signature:
+    """The entry function's arguments and (at most one scalar) result."""
+
+    entry: str
+    args: tuple[Arg, ...]
+    result: str | None  # element type name of the scalar result
+
+    def llvm_params(self) -> list[str]:
+        return [p for a in self.args for p in a.llvm_params()]
+
+    @property
+    def llvm_result(self) -> str:
+        return _SCALARS[self.result][1] if self.result else "void"
+
+
+def signature(module: Module, entry: str) -> Signature:
+    """The benchmarkable signature of ``@entry``; ``BenchError`` names what is unsupported."""
+    func = module.functions().get(entry)
+    if func is None:
+        known = ", ".join(f"@{n}" for n in module.functions()) or "none"
+        raise BenchError(f"no function @{entry} in the input (functions: {known})")
+    ftype: FunctionType = func.attributes["function_type"].type
+    block_args = func.regions[0].blocks[0].args if func.regions and func.regions[0].blocks else []
+    args = []
+    for i, t in enumerate(ftype.inputs):
+        name = (block_args[i].name if i < len(block_args) else None) or f"arg{i}"
+        if isinstance(t, MemRefType):
+            elem = _scalar_name(t.element)
+            if elem is None:
+                raise BenchError(f"%{name}: memrefs of {t.element} are not supported")
+            if not t.has_static_shape:
+                raise BenchError(f"%{name}: memrefs of dynamic shape are not supported ({t})")
+            if t.layout is not None or t.memory_space is not None:
+                raise BenchError(f"%{name}: only identity-layout memrefs are supported ({t})")
+            dims = tuple(int(s) for s in t.shape)  # type: ignore[arg-type]
+            args.append(Arg(name, t, elem, dims))
+            continue
+        elem = _scalar_name(t)
+        if elem is None:
+            raise BenchError(
+                f"%{name}: arguments of type {t} are not supported (memrefs and scalars are; "
+                "vectors passed by value are not)"
+            )
+        args.append(Arg(name, t, elem, None))
+    if len(ftype.results) > 1:
+        raise BenchError(f"@{entry} returns {len(ftype.results)} values; at most one is supported")
+    result = None
+    if ftype.results:
+        result = _scalar_name(ftype.results[0])
+        if result is None:
+            raise BenchError(
+                f"@{entry} returns {ftype.results[0]}; only scalar results are supported "
+                "(write vectors through a memref argument)"
+            )
+    return Signature(entry, tuple(args), result)
+
+
+def aligned_array(shape: tuple[int, ...], dtype: Any, align: int = ALIGN) -> np.ndarray:
+    """A zeroed C-contiguous array whose data starts on an ``align``-byte boundary."""
+    dt = np.dtype(dtype)
+    n = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    raw = np.zeros(n * dt.itemsize + align, dtype=np.uint8)
+    start = (-raw.ctypes.data) % align
+    return raw[start : start + n * dt.itemsize].view(dt).reshape(shape)
+
+
+def make_inputs(sig: Signature, scalars: dict[str, str], seed: int = 0) -> list[Any]:
+    """Random memref contents (floats in [-1, 1), integers in [-8, 8)) and the ``--arg``
+    scalars; every scalar argument must be given."""
+    rng = np.random.default_rng(seed)
+    unknown = set(scalars) - {a.name for a in sig.args if a.shape is None}
+    if unknown:
+        names = ", ".join(a.name for a in sig.args if a.shape is None) or "none"
+        raise BenchError(f"--arg {sorted(unknown)[0]}: @{sig.entry} has no such scalar "
+                         f"argument (scalar arguments: {names})")
+    out: list[Any] = []
+    for a in sig.args:
+        if a.shape is None:
+            if a.name not in scalars:
+                raise BenchError(f"@{sig.entry} takes scalar %{a.name}: give --arg {a.name}=VALUE")
+            text = scalars[a.name]
+            try:
+                value = float(text) if a.elem.startswith("f") else int(text, 0)
+            except ValueError:
+                raise BenchError(f"--arg {a.name}={text}: not a number of type {a.elem}") from None
+            out.append(a.dtype(value))
+            continue
+        buf = aligned_array(a.shape, a.dtype)
+        if a.elem.startswith("f"):
+            buf[...] = rng.uniform(-1.0, 1.0, a.shape).astype(a.dtype)
+        else:
+            buf[...] = rng.integers(-8, 8, a.shape).astype(a.dtype)
+        out.append(buf)
+    return out
+
+
+def copy_inputs(inputs: Sequence[Any]) -> list[Any]:
+    """Fresh aligned copies of the memref buffers (scalars as they are)."""
+    out = []
+    for x in inputs:
+        if isinstance(x, np.ndarray):
+            y = aligned_array(x.shape, x.dtype)
+            y[...] = x
+            out.append(y)
+        else:
+            out.append(x)
+    return out
+
+
+def _slots(sig: Signature, inputs: Sequence[Any]) -> ctypes.Array[ctypes.c_uint64]:
+    """The argument slots the timing loop loads its call's arguments from (8 bytes each)."""
+    words: list[int] = []
+    for a, x in zip(sig.args, inputs):
+        if a.shape is None:
+            raw = struct.pack(_SCALARS[a.elem][2], x).ljust(8, b"\0")
+            words.append(struct.unpack("<Q", raw)[0])
+            continue
+        ptr = x.ctypes.data
+        strides = [int(np.prod(a.shape[i + 1 :], dtype=np.int64)) for i in range(len(a.shape))]
+        words += [ptr, ptr, 0, *a.shape, *strides]
+    return (ctypes.c_uint64 * max(1, len(words)))(*words)
+
+
+def loop_module_text(sig: Signature) -> str:
+    """LLVM IR of ``void @__eqsat_bench_loop(ptr slots, ptr out, i64 n)``: load the arguments
+    from ``slots``, call the kernel ``n`` times (n >= 1), store the last result to ``out``."""
+    params = sig.llvm_params()
+    ret = sig.llvm_result
+    lines = [f"declare {ret} @\"{sig.entry}\"({', '.join(params)})", ""]
+    lines.append(f"define void @{LOOP_NAME}(ptr %slots, ptr %out, i64 %n) {{")
+    lines.append("entry:")
+    for i, p in enumerate(params):
+        lines.append(f"  %p{i} = getelementptr i64, ptr %slots, i64 {i}")
+        lines.append(f"  %a{i} = load {p}, ptr %p{i}, align 8")
+    lines += ["  br label %loop", "loop:", "  %i = phi i64 [ 0, %entry ], [ %next, %loop ]"]
+    call_args = ", ".join(f"{p} %a{i}" for i, p in enumerate(params))
+    if ret == "void":
+        lines.append(f"  call void @\"{sig.entry}\"({call_args})")
+    else:
+        lines.append(f"  %r = call {ret} @\"{sig.entry}\"({call_args})")
+        lines.append(f"  store {ret} %r, ptr %out, align 8")
+    lines += [
+        "  %next = add i64 %i, 1",
+        "  %more = icmp ult i64 %next, %n",
+        "  br i1 %more, label %loop, label %done",
+        "done:",
+        "  ret void",
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+_LLVM_READY = False
+
+
+def _llvm() -> Any:
+    """llvmlite's binding with the native target and LLVM's matrix intrinsics enabled (without
+    ``--enable-matrix`` a ``llvm.matrix.*`` call aborts the process)."""
+    global _LLVM_READY
+    from llvmlite import binding as llvm
+
+    if not _LLVM_READY:
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        llvm.set_option("", "--enable-matrix")
+        _LLVM_READY = True
+    return llvm
+
+
+_CLOCK_IR = """
+define i64 @spin(i64 %n) {
+  %r = call i64 asm sideeffect "xor %rax, %rax\\0A1:\\0A@BODY@dec %rcx\\0Ajnz 1b",
+      "={rax},{rcx},~{cc}"(i64 %n)
+  ret i64 %r
+}
+"""
+
+
+def measure_clock_ghz(chain: int = 16, seconds: float = 0.02, repeats: int = 5) -> float | None:
+    """The core's running clock, measured: a chain of dependent ``add``s (one cycle each on
+    every x86-64 core) timed in thread CPU time; None off x86-64. A VM's ``/proc/cpuinfo``
+    shows the nominal clock, not the boost clock kernels actually run at."""
+    import platform
+
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return None
+    llvm = _llvm()
+    llvm.initialize_native_asmparser()
+    ir = _CLOCK_IR.replace("@BODY@", "add $$1, %rax\\0A" * chain)
+    mod = llvm.parse_assembly(ir)
+    tm = llvm.Target.from_triple(llvm.get_process_triple()).create_target_machine(opt=2)
+    engine = llvm.create_mcjit_compiler(mod, tm)
+    engine.finalize_object()
+    spin = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64)(engine.get_function_address("spin"))
+    n = max(1000, int(seconds * 1e9 / chain))  # about `seconds` at 1 GHz or more
+    rates = []
+    for _ in range(repeats):
+        t0 = time.thread_time_ns()
+        spin(n)
+        took = time.thread_time_ns() - t0
+        if took > 0:
+            rates.append(chain * n / took)
+    return statistics.median(rates) if rates else None
+
+
+def target_machine(target: Target) -> Any:
+    """An opt-level-3 target machine from the target file's triple, CPU and features."""
+    llvm = _llvm()
+    return llvm.Target.from_triple(target.triple).create_target_machine(
+        cpu=target.cpu, features=target.features, opt=3, codemodel="jitdefault"
+    )
+
+
+class Compiled:
+    """One variant compiled for one target: run it once for results, or time it.
+
+    ``matrix_layout`` is LLVM's ``-matrix-default-layout`` while this module is optimized (a
+    process-wide option: set for this compile, then back to the project's row-major)."""
+
+    def __init__(
+        self, ir_text: str, sig: Signature, target: Target, matrix_layout: str = "row-major"
+    ) -> None:
+        llvm = _llvm()
+        tm = target_machine(target)
+        try:
+            kernel = llvm.parse_assembly(ir_text)
+            kernel.verify()
+        except RuntimeError as e:
+            raise BenchError(f"LLVM IR of @{sig.entry} is invalid: {str(e).strip()}") from None
+        fn = next((f for f in kernel.functions if f.name == sig.entry), None)
+        if fn is None or fn.is_declaration:
+            raise BenchError(f"the LLVM IR defines no function @{sig.entry}")
+        got = [str(a.type) for a in fn.arguments]
+        if got != sig.llvm_params():
+            raise BenchError(
+                f"@{sig.entry} has LLVM parameters ({', '.join(got)}); MLIR's ABI for its "
+                f"signature is ({', '.join(sig.llvm_params())})"
+            )
+        kernel.triple = target.triple
+        kernel.data_layout = str(tm.target_data)
+        pto = llvm.create_pipeline_tuning_options(speed_level=3)
+        pb = llvm.create_pass_builder(tm, pto)
+        llvm.set_option("", f"--matrix-default-layout={matrix_layout}")
+        try:
+            pb.getModulePassManager().run(kernel, pb)
+        finally:
+            llvm.set_option("", "--matrix-default-layout=row-major")
+        loop = llvm.parse_assembly(loop_module_text(sig))
+        loop.triple = target.triple
+        loop.data_layout = str(tm.target_data)
+        self.engine = llvm.create_mcjit_compiler(kernel, tm)
+        self.engine.add_module(loop)
+        self.engine.finalize_object()
+        addr = self.engine.get_function_address(LOOP_NAME)
+        proto = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64)
+        self._loop = proto(addr)
+        self.sig = sig
+        self._asm_tm = tm
+        self._kernel = kernel
+
+    def asm(self) -> str:
+        """The kernel's assembly (to count instructions)."""
+        return self._asm_tm.emit_assembly(self._kernel)
+
+    def run(self, inputs: Sequence[Any]) -> list[Any]:
+        """Call the kernel once on fresh copies of ``inputs``: every memref buffer after the
+        call (outputs are written through), then the result if any."""
+        bufs = copy_inputs(inputs)
+        slots = _slots(self.sig, bufs)
+        out = (ctypes.c_uint64 * 1)()
+        self._loop(ctypes.addressof(slots), ctypes.addressof(out), 1)
+        results: list[Any] = [b for b in bufs if isinstance(b, np.ndarray)]
+        if self.sig.result:
+            fmt = _SCALARS[self.sig.result][2]
+            raw = struct.pack("<Q", out[0])[: struct.calcsize(fmt)]
+            results.append(_SCALARS[self.sig.result][0](struct.unpack(fmt, raw)[0]))
+        return results
+
+    def timer(self, inputs: Sequence[Any]) -> Timer:
+        return Timer(self, copy_inputs(inputs))
+
+
+class Timer:
+    """Times one variant on its own buffers: ``calibrate`` picks N, ``sample`` gives ns/call."""
+
+    def __init__(self, compiled: Compiled, bufs: list[Any]) -> None:
+        self._compiled = compiled
+        self._bufs = bufs  # kept alive: the slots point into them
+        self._slots = _slots(compiled.sig, bufs)
+        self._out = (ctypes.c_uint64 * 1)()
+        self.n = 1
+
+    def _once(self, n: int) -> float:
+        """ns of this thread's CPU time for n calls: time other processes of a shared machine
+        run on this core is not counted (wall-clock time would be)."""
+        loop = self._compiled._loop
+        t0 = time.thread_time_ns()
+        loop(ctypes.addressof(self._slots), ctypes.addressof(self._out), n)
+        return float(time.thread_time_ns() - t0)
+
+    def calibrate(self, seconds: float) -> int:
+        """Grow N until one sample lasts about ``seconds``."""
+        n = 1
+        while True:
+            took = self._once(n)
+            if took >= seconds * 1e9 or n >= 1 << 30:
+                break
+            n = n * 10 if took < seconds * 1e8 else max(n + 1, int(n * seconds * 1e9 / took))
+        self.n = n
+        return n
+
+    def sample(self) -> float:
+        """One sample: ns per call over N calls."""
+        return self._once(self.n) / self.n
+
+
+def median_ns(timers: Sequence[Timer], repeats: int) -> list[float]:
+    """Median ns/call of each timer; samples interleave across timers, so a slow moment of a
+    shared machine spreads over all variants instead of hitting one."""
+    samples: list[list[float]] = [[] for _ in timers]
+    for _ in range(repeats):
+        for i, t in enumerate(timers):
+            samples[i].append(t.sample())
+    return [statistics.median(s) for s in samples]
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How a variant's results compare with the reference's."""
+
+    equal: bool
+    exact: bool
+    max_rel: float  # max |a - b| / max |reference| over float outputs (0 when exact)
+
+    def label(self) -> str:
+        if self.exact:
+            return "yes"
+        return f"~ {self.max_rel:.0e}" if self.equal else f"NO ({self.max_rel:.1e})"
+
+
+def compare(reference: Sequence[Any], got: Sequence[Any], rtol: float) -> Agreement:
+    """Bit-exact, or within ``rtol`` of the output's magnitude for floats (rounding differs
+    between lowerings: fused or separate multiply-add, reduction order); integers exactly."""
+    if len(reference) != len(got):
+        return Agreement(False, False, float("inf"))
+    exact, worst = True, 0.0
+    for r, g in zip(reference, got):
+        r, g = np.asarray(r), np.asarray(g)
+        if r.shape != g.shape:
+            return Agreement(False, False, float("inf"))
+        if np.array_equal(r, g, equal_nan=r.dtype.kind == "f"):
+            continue
+        exact = False
+        if r.dtype.kind != "f":
+            return Agreement(False, False, float("inf"))
+        r64, g64 = r.astype(np.float64), g.astype(np.float64)
+        if np.any(np.isnan(r64) != np.isnan(g64)):
+            return Agreement(False, False, float("inf"))
+        scale = max(float(np.nanmax(np.abs(r64), initial=0.0)), 1e-30)
+        worst = max(worst, float(np.nanmax(np.abs(r64 - g64), initial=0.0)) / scale)
+    return Agreement(exact or worst <= rtol, exact, worst)

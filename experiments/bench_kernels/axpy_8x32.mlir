@@ -1,0 +1,12 @@
+// Y = alpha * X + Y for an 8x32 tile with a scalar argument (bench with --arg alpha=VALUE).
+// ARGS: alpha=0.75
+func.func @axpy_8x32(%alpha: f32, %X: memref<8x32xf32>, %Y: memref<8x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %x = vector.transfer_read %X[%c0, %c0], %pad {in_bounds = [true, true]} : memref<8x32xf32>, vector<8x32xf32>
+  %y = vector.transfer_read %Y[%c0, %c0], %pad {in_bounds = [true, true]} : memref<8x32xf32>, vector<8x32xf32>
+  %s = vector.broadcast %alpha : f32 to vector<8x32xf32>
+  %r = vector.fma %s, %x, %y : vector<8x32xf32>
+  vector.transfer_write %r, %Y[%c0, %c0] {in_bounds = [true, true]} : vector<8x32xf32>, memref<8x32xf32>
+  return
+}

@@ -1,0 +1,193 @@
+"""The benchmark table: every kernel of ``experiments/bench_kernels/`` timed per variant on the
+targets this host runs (``avx2``, ``x86-64-v2``), against MLIR 22's own lowerings.
+
+Writes ``<out>.md`` (one table per target and reassociation setting, ns per call) and
+``<out>.csv`` (every row: target, kernel, variant, ns_per_call, equal, compile_ms, note).
+The ``eqsat`` column fills itself once ``eqsat.codegen`` is installed; until then it is empty
+and results are checked against eqsat's reference interpreter.
+
+    python experiments/bench_mlir.py [--quick] [--targets avx2,x86-64-v2] [--out PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import os
+import platform
+import re
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from eqsat.bench.mlir_baseline import DEFAULTS, STRATEGIES  # noqa: E402
+from eqsat.bench.run import Report, bench, codegen_available  # noqa: E402
+from eqsat.targets import load_target  # noqa: E402
+
+KERNELS = Path(__file__).resolve().parent / "bench_kernels"
+#: Columns of the markdown tables: MLIR's default, then the strategies that differ from it.
+FORCED = [f"{fam}-{name}" for fam, name, value in STRATEGIES if DEFAULTS[fam] != value]
+SHORT = {
+    "contract-outerproduct": "outerprod",
+    "contract-llvmintr": "c-llvmintr",
+    "contract-parallelarith": "parallelarith",
+    "transpose-shuffle_1d": "shuffle_1d",
+    "transpose-shuffle_16x16": "shuffle_16x16",
+    "transpose-llvmintr": "t-llvmintr",
+    "multi_reduction-innerreduction": "innerred",
+}
+
+
+def kernel_args(text: str) -> dict[str, str]:
+    """Scalar arguments from a ``// ARGS: name=value ...`` line of the kernel file."""
+    m = re.search(r"^//\s*ARGS:\s*(.*)$", text, re.M)
+    return dict(p.split("=", 1) for p in m.group(1).split()) if m else {}
+
+
+def machine() -> str:
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
+
+
+def _ns(report: Report, variant: str) -> float | None:
+    row = report.row(variant)
+    return row.ns_per_call if row else None
+
+
+def _best(report: Report, reassoc: bool) -> tuple[str, float] | None:
+    rows = [
+        r
+        for r in report.rows
+        if r.variant.startswith("mlir-") and r.reassoc == reassoc and r.ns_per_call and r.equal
+    ]
+    if not rows:
+        return None
+    best = min(rows, key=lambda r: r.ns_per_call or math.inf)
+    return best.variant, best.ns_per_call or math.inf
+
+
+def _cell(ns: float | None, equal: bool | None = True) -> str:
+    if ns is None:
+        return "n/a"
+    return f"{ns:.1f}" + ("" if equal else " (wrong)")
+
+
+def markdown(reports: list[Report], reassoc: bool) -> str:
+    suffix = "+reassoc" if reassoc else ""
+    cols = ["mlir-default"] + [f"mlir-{f}" for f in FORCED]
+    head = ["kernel", f"eqsat{suffix}"] + [c.removeprefix("mlir-") for c in cols]
+    head = [SHORT.get(h, h) for h in head] + ["best MLIR", "default / best"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    ratios = []
+    for rep in reports:
+        ours = rep.row(f"eqsat{suffix}")
+        cells = [rep.entry, _cell(ours.ns_per_call, ours.equal) if ours else "-"]
+        for c in cols:
+            row = rep.row(c + suffix)
+            cells.append(_cell(row.ns_per_call, row.equal) if row else "n/a")
+        best = _best(rep, reassoc)
+        default = _ns(rep, "mlir-default" + suffix)
+        if best and default:
+            ratios.append(default / best[1])
+            cells += [SHORT.get(best[0][5:].removesuffix(suffix), best[0][5:]),
+                      f"{default / best[1]:.2f}x"]  # fmt: skip
+        else:
+            cells += ["-", "-"]
+        lines.append("| " + " | ".join(cells) + " |")
+    if ratios:
+        geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
+        lines.append(f"\nMLIR's default vs its best forced strategy: geometric mean {geo:.2f}x "
+                     f"slower (range {min(ratios):.2f}x to {max(ratios):.2f}x).")  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def peaks(reports: list[Report]) -> str:
+    """GFLOP/s and share of peak of the contraction kernels (clock measured per kernel)."""
+    lines = []
+    for rep in reports:
+        peak = rep.peak_gflops()
+        if not rep.flops or not peak or not rep.clock:
+            continue
+        shown = [("eqsat", _ns(rep, "eqsat")), ("mlir-default", _ns(rep, "mlir-default"))]
+        best = _best(rep, False)
+        if best:
+            shown.append((f"best MLIR ({best[0]})", best[1]))
+        parts = [f"{name} {rep.flops / ns:.1f} GFLOP/s = {rep.flops / ns / peak:.0%}"
+                 for name, ns in shown if ns]  # fmt: skip
+        lines.append(f"- {rep.entry} (peak {peak:.0f} GFLOP/s at {rep.clock[0]:.2f} GHz): "
+                     + "; ".join(parts))  # fmt: skip
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="3 repeats of 5 ms samples")
+    ap.add_argument("--targets", default="avx2,x86-64-v2")
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results" / "bench"))
+    args = ap.parse_args()
+    repeats, sample = (3, 0.005) if args.quick else (9, 0.02)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    kernels = sorted(KERNELS.glob("*.mlir"))
+    md = [
+        f"Command: `python experiments/bench_mlir.py{' --quick' if args.quick else ''}`; "
+        f"machine: {machine()}; {time.strftime('%Y-%m-%d', time.gmtime())}.",
+        f"Median of {repeats} samples of {sample * 1000:.0f} ms, ns per call in thread CPU time "
+        "of a JIT-compiled call loop; (wrong) marks results that differ from eqsat's; n/a: not "
+        "lowered.",
+        "Columns other than mlir-default force one strategy (others at MLIR's default); "
+        "dot, eltwise and innerparallel are the defaults.",
+    ]
+    if not codegen_available():
+        md.append("eqsat.codegen is not installed: no eqsat column, results checked against "
+                  "eqsat's reference interpreter.")  # fmt: skip
+    csv_rows = []
+    for tname in args.targets.split(","):
+        target = load_target(tname)
+        if not target.runs_on_host():
+            md.append(f"\n{tname}: not run (this host cannot execute it).")
+            continue
+        reports = []
+        for path in kernels:
+            text = path.read_text()
+            rep = bench(text, path.name, path.stem, target, scalars=kernel_args(text),
+                        repeats=repeats, sample_seconds=sample, reassoc=True)  # fmt: skip
+            reports.append(rep)
+            print(f"{tname} {path.stem}: " + ", ".join(
+                f"{r.variant}={r.ns_per_call:.1f}" for r in rep.rows[:1] if r.ns_per_call
+            ), flush=True)  # fmt: skip
+            for r in rep.rows:
+                csv_rows.append([tname, path.stem, r.variant,
+                                 f"{r.ns_per_call:.2f}" if r.ns_per_call else "",
+                                 r.equal, f"{r.compile_s * 1000:.0f}" if r.compile_s else "",
+                                 r.note])  # fmt: skip
+        for reassoc in (False, True):
+            md.append(f"\n### {tname}, reassociation {'on' if reassoc else 'off'} "
+                      "(ns per call)\n")  # fmt: skip
+            md.append(markdown(reports, reassoc))
+        p = peaks(reports)
+        if p:
+            md.append(f"\nContraction kernels on {tname}, reassociation off (peak = 2 FMA units "
+                      f"x {target.lanes('f32')} lanes x 2 flops x clock, the clock measured "
+                      "with a dependent-add chain after each kernel's timings):\n\n"
+                      f"{p}\n")  # fmt: skip
+    out.with_suffix(".md").write_text("\n".join(md) + "\n")
+    with out.with_suffix(".csv").open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["target", "kernel", "variant", "ns_per_call", "equal", "compile_ms", "note"])
+        w.writerows(csv_rows)
+    print(f"wrote {out.with_suffix('.md')} and {out.with_suffix('.csv')}")
+
+
+if __name__ == "__main__":
+    main()

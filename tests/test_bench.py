@@ -1,0 +1,291 @@
+"""`eqsat bench`: MLIR 22 baseline pipelines, the llvmlite timing harness, JSON and errors.
+
+Timings are never asserted (only that they exist); few repeats and 1 ms samples keep it fast.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from eqsat.bench import mlir_baseline, run
+from eqsat.bench.command import report_json
+from eqsat.bench.harness import BenchError, Compiled, compare, make_inputs, signature
+from eqsat.cli import main
+from eqsat.targets import load_target
+from frontend import parse
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNELS = ROOT / "experiments" / "bench_kernels"
+HAVE_MLIR = all(mlir_baseline.find_tool(t) for t in ("mlir-opt", "mlir-translate"))
+needs_mlir = pytest.mark.skipif(
+    not HAVE_MLIR, reason="mlir-opt-22 / mlir-translate-22 not installed (mlir-22-tools)"
+)
+FAST = ["--repeats", "1", "--sample-ms", "1"]
+
+
+def _host_target() -> str:
+    for name in ("x86-64-v2", "avx2"):
+        if load_target(name).runs_on_host():
+            return name
+    pytest.skip("this host runs none of the x86-64 targets")
+
+
+# A kernel with a scalar argument, a memref written through and a scalar result, and LLVM IR
+# for it by hand in MLIR's ABI: right (B = A * s) and deliberately wrong (B = A + s).
+SCALE = """
+func.func @scale(%s: f32, %A: memref<8xf32>, %B: memref<8xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %x = vector.transfer_read %A[%c0], %pad {in_bounds = [true]} : memref<8xf32>, vector<8xf32>
+  %sb = vector.broadcast %s : f32 to vector<8xf32>
+  %y = arith.mulf %x, %sb : vector<8xf32>
+  vector.transfer_write %y, %B[%c0] {in_bounds = [true]} : vector<8xf32>, memref<8xf32>
+  %e = vector.extract %y[0] : f32 from vector<8xf32>
+  return %e : f32
+}
+"""
+SCALE_LL = """
+define float @scale(float %s, ptr %a0, ptr %a1, i64 %a2, i64 %a3, i64 %a4,
+                    ptr %b0, ptr %b1, i64 %b2, i64 %b3, i64 %b4) {
+  %x = load <8 x float>, ptr %a1, align 4
+  %v = insertelement <8 x float> poison, float %s, i64 0
+  %sb = shufflevector <8 x float> %v, <8 x float> poison, <8 x i32> zeroinitializer
+  %y = OP <8 x float> %x, %sb
+  store <8 x float> %y, ptr %b1, align 4
+  %e = extractelement <8 x float> %y, i64 0
+  ret float %e
+}
+"""
+
+
+def _scale_outputs(op: str, target: str) -> tuple[list, list]:
+    module = parse(SCALE, "scale.mlir")
+    sig = signature(module, "scale")
+    inputs = make_inputs(sig, {"s": "1.5"}, seed=3)
+    ref = run.interpret(module, sig, inputs)
+    got = Compiled(SCALE_LL.replace("OP", op), sig, load_target(target)).run(inputs)
+    return ref, got
+
+
+def test_results_equal_accepts_right_and_detects_wrong_code() -> None:
+    target = _host_target()
+    ref, good = _scale_outputs("fmul", target)
+    assert compare(ref, good, run.RTOL).equal
+    assert good[-1] == pytest.approx(float(ref[-1]))  # the scalar result came back
+    ref, bad = _scale_outputs("fadd", target)
+    agreement = compare(ref, bad, run.RTOL)
+    assert not agreement.equal and agreement.label().startswith("NO")
+
+
+def test_compare_tolerance_and_exactness() -> None:
+    a = np.array([1.0, 2.0, 3.0], dtype=np.float32)
+    assert compare([a], [a.copy()], 1e-5).exact
+    close = compare([a], [a + np.float32(1e-7)], 1e-5)
+    assert close.equal and not close.exact
+    assert not compare([a], [a * 2], 1e-5).equal
+    assert not compare([np.arange(3)], [np.arange(3) + 1], 1e-5).equal
+
+
+def test_timer_gives_positive_times() -> None:
+    module = parse(SCALE, "scale.mlir")
+    sig = signature(module, "scale")
+    inputs = make_inputs(sig, {"s": "2"})
+    timer = Compiled(SCALE_LL.replace("OP", "fmul"), sig, load_target(_host_target())).timer(
+        inputs
+    )
+    assert timer.calibrate(0.001) >= 1 and timer.sample() > 0
+
+
+def test_signature_refuses_what_it_cannot_run() -> None:
+    vec = parse("func.func @v(%a: vector<4xf32>) {\n  return\n}\n", "v.mlir")
+    with pytest.raises(BenchError, match="vectors passed by value are not"):
+        signature(vec, "v")
+    dyn = parse("func.func @d(%a: memref<?xf32>) {\n  return\n}\n", "d.mlir")
+    with pytest.raises(BenchError, match="dynamic shape"):
+        signature(dyn, "d")
+    sig = signature(parse(SCALE, "s.mlir"), "scale")
+    with pytest.raises(BenchError, match="--arg s=VALUE"):
+        make_inputs(sig, {})
+    with pytest.raises(BenchError, match="no such scalar"):
+        make_inputs(sig, {"s": "1", "t": "2"})
+
+
+def test_inputs_are_64_byte_aligned() -> None:
+    sig = signature(parse(SCALE, "s.mlir"), "scale")
+    for buf in make_inputs(sig, {"s": "1"})[1:]:
+        assert buf.ctypes.data % 64 == 0
+
+
+def test_clock_is_measured_on_x86() -> None:
+    _host_target()
+    ghz = run.cpu_clock_ghz()
+    assert ghz is not None and 0.2 < ghz[0] < 10 and "measured" in ghz[1]
+
+
+def test_contraction_flops() -> None:
+    def flops(name: str) -> int | None:
+        return run.contraction_flops(parse((KERNELS / f"{name}.mlir").read_text()), name)
+
+    assert flops("matmul_8x8x8") == 2 * 8 * 8 * 8
+    assert flops("matvec_16x16") == 2 * 16 * 16
+    assert flops("dot_64") == 2 * 64
+    assert flops("transpose_8x8") is None
+
+
+def test_pipeline_table_names_every_variant() -> None:
+    table = mlir_baseline.pipeline_table()
+    names = [v.name for v in mlir_baseline.variants()]
+    assert len(names) == len(set(names)) == 22
+    for name in names:
+        assert f"`{name}`" in table
+    assert "vector-contract-lowering=llvmintr" in table
+    assert "lowering-strategy=inner-reduction" in table
+
+
+@needs_mlir
+def test_default_variant_is_mlirs_reference_pipeline() -> None:
+    """mlir-default, spelled pass by pass, gives the LLVM IR of ``--test-lower-to-llvm``."""
+    text = (KERNELS / "reduce_inner_16x64.mlir").read_text()
+    default = mlir_baseline.variants()[0]
+    ours = mlir_baseline.lower_to_llvm_ir(text, default)
+    opt, translate = mlir_baseline.require_tools()
+    flags = ["--lower-vector-mask", "--lower-vector-multi-reduction", "--test-lower-to-llvm"]
+    lowered = subprocess.run([opt, *flags], input=text, capture_output=True, text=True)
+    ll = subprocess.run([translate, "--mlir-to-llvmir"], input=lowered.stdout,
+                        capture_output=True, text=True)  # fmt: skip
+    assert ll.returncode == 0 and ours == ll.stdout
+
+
+@needs_mlir
+def test_bench_small_kernel_with_mlir_variants() -> None:
+    target = load_target(_host_target())
+    text = (KERNELS / "matmul_8x8x8.mlir").read_text()
+    only = ["mlir-default", "mlir-contract-outerproduct", "mlir-contract-llvmintr+reassoc"]
+    report = run.bench(text, "mm.mlir", "matmul_8x8x8", target, repeats=1,
+                       sample_seconds=0.001, only=only)  # fmt: skip
+    assert [r.variant for r in report.rows if r.variant.startswith("mlir-")] == only
+    for row in report.rows:  # with eqsat.codegen installed, the eqsat row comes first
+        assert row.ns_per_call and row.ns_per_call > 0 and row.equal, row
+        assert report.ratio(row) is not None
+    assert report.flops == 1024 and report.ratio(report.rows[0]) == 1.0
+
+
+@needs_mlir
+def test_a_variant_mlir_cannot_lower_is_a_row_not_an_error(tmp_path: Path) -> None:
+    """MLIR 22's default (dot) lowering leaves a maxnumf matmul contract unlowered."""
+    text = (KERNELS / "matmul_8x8x8.mlir").read_text().replace(
+        '"reduction"]}', '"reduction"], kind = #vector.kind<maxnumf>}'
+    )
+    only = ["mlir-default", "mlir-contract-outerproduct"]
+    report = run.bench(text, "mmax.mlir", "matmul_8x8x8", load_target(_host_target()),
+                       repeats=1, sample_seconds=0.001, only=only)  # fmt: skip
+    default, outer = report.row("mlir-default"), report.row("mlir-contract-outerproduct")
+    assert default.ns_per_call is None and default.equal is None
+    assert default.note == "MLIR cannot lower: the pipeline leaves vector.contract unlowered"
+    assert outer.ns_per_call and outer.equal
+    assert {"variant": "mlir-default", "ns_per_call": None, "equal": None} in report_json(report)
+
+
+@needs_mlir
+def test_each_llvmintr_strategy_is_right_under_its_own_matrix_layout() -> None:
+    """MLIR 22's contract llvmintr needs row-major, its transpose llvmintr column-major."""
+    target = load_target(_host_target())
+    for name, only in [
+        ("matmul_8x8x8", "mlir-contract-llvmintr"),
+        ("reduce_inner_16x64", "mlir-transpose-llvmintr"),
+    ]:
+        text = (KERNELS / f"{name}.mlir").read_text()
+        report = run.bench(text, name, name, target, repeats=1, sample_seconds=0.001,
+                           only=[only])  # fmt: skip
+        assert report.rows[0].equal, (name, report.rows[0])
+
+
+@needs_mlir
+def test_eqsat_row_appears_when_codegen_exists(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Wiring only: a stand-in code generator (MLIR's own IR) takes the eqsat row's place."""
+    target = load_target(_host_target())
+    text = (KERNELS / "transpose_8x8.mlir").read_text()
+    default = mlir_baseline.variants()[0]
+    monkeypatch.setattr(run, "codegen_available", lambda: True)
+    monkeypatch.setattr(
+        run, "eqsat_llvm_ir", lambda *a: mlir_baseline.lower_to_llvm_ir(text, default)
+    )
+    report = run.bench(text, "t.mlir", "transpose_8x8", target, repeats=1,
+                       sample_seconds=0.001, only=["mlir-transpose-shuffle_1d"])  # fmt: skip
+    assert [r.variant for r in report.rows] == ["eqsat", "mlir-transpose-shuffle_1d"]
+    assert all(r.equal for r in report.rows)
+    assert report.baseline_for(report.rows[1]) is report.rows[0]
+
+
+@needs_mlir
+def test_cli_json_has_exactly_the_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.json"
+    kernel = str(KERNELS / "transpose_8x8.mlir")
+    args = ["bench", kernel, "--entry", "transpose_8x8", "--target", _host_target()]
+    assert main([*args, "--baseline", "mlir", "--json", str(out), *FAST]) == 0
+    table = capsys.readouterr().out
+    rows = json.loads(out.read_text())
+    names = [r["variant"] for r in rows]
+    assert "mlir-default" in names and "mlir-transpose-shuffle_16x16+reassoc" in names
+    for r in rows:
+        assert set(r) == {"variant", "ns_per_call", "equal"}
+        assert r["equal"] is True and r["ns_per_call"] > 0
+        assert r["variant"] in table
+
+
+def test_report_json_keys_without_timing() -> None:
+    report = run.Report("f", "e", load_target("avx2"), 1)
+    report.rows = [run.Row("mlir-default", False, note="MLIR cannot lower: x")]
+    assert report_json(report) == [{"variant": "mlir-default", "ns_per_call": None,
+                                    "equal": None}]  # fmt: skip
+
+
+def test_cli_missing_mlir_tools_is_a_clean_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _host_target()
+    monkeypatch.setattr(mlir_baseline, "find_tool", lambda name, version=22: None)
+    kernel = str(KERNELS / "transpose_8x8.mlir")
+    rc = main(["bench", kernel, "--entry", "transpose_8x8", "--target", _host_target(),
+               "--baseline", "mlir", *FAST])  # fmt: skip
+    err = capsys.readouterr().err
+    assert rc == 1 and "mlir-opt-22 not found" in err and "apt-get install mlir-22-tools" in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--entry", "nope"], "no function @nope"),
+        (["--entry", "axpy_8x32"], "give --arg alpha=VALUE"),
+        (["--entry", "axpy_8x32", "--arg", "alpha=x"], "not a number"),
+    ],
+)
+def test_cli_input_errors(
+    extra: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kernel = str(KERNELS / "axpy_8x32.mlir")
+    rc = main(["bench", kernel, "--target", _host_target(), "--baseline", "mlir", *extra, *FAST])
+    err = capsys.readouterr().err
+    assert rc == 1 and message in err and "Traceback" not in err
+
+
+def test_cli_unknown_target_and_bad_arg_syntax(capsys: pytest.CaptureFixture[str]) -> None:
+    kernel = str(KERNELS / "axpy_8x32.mlir")
+    assert main(["bench", kernel, "--entry", "axpy_8x32", "--target", "nope"]) == 1
+    assert "unknown target 'nope'" in capsys.readouterr().err
+    with pytest.raises(SystemExit, match="--arg expects NAME=VALUE"):
+        main(["bench", kernel, "--entry", "axpy_8x32", "--arg", "alpha"])
+
+
+def test_cli_without_codegen_needs_the_baseline(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(run, "codegen_available", lambda: False)
+    kernel = str(KERNELS / "transpose_8x8.mlir")
+    rc = main(["bench", kernel, "--entry", "transpose_8x8", "--target", _host_target()])
+    assert rc == 1 and "pass --baseline mlir" in capsys.readouterr().err
