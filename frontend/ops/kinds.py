@@ -115,6 +115,7 @@ def _enum_value(mnemonic: str, x: Any) -> str:
 COMBINING_KIND = enum_kind("vector.kind")
 PUNCTUATION = enum_kind("vector.punctuation")
 FASTMATH = enum_kind("arith.fastmath")
+LLVM_FASTMATH = enum_kind("llvm.fastmath")
 OVERFLOW = enum_kind("arith.overflow")
 ROUNDING = enum_kind("arith.roundingmode")
 
