@@ -178,10 +178,16 @@ def test_integer_reductions_wrap_and_read_unsigned() -> None:
 def test_hadd_and_faddp() -> None:
     a = np.array([1, 2, 3, 4, 5, 6, 7, 8], F8)
     b = np.array([10, 20, 30, 40, 50, 60, 70, 80], F8)
-    body = 'llvm.call_intrinsic "llvm.x86.avx.hadd.ps.256"(%a, %b) : (vector<8xf32>, vector<8xf32>) -> vector<8xf32>'
+    body = (
+        'llvm.call_intrinsic "llvm.x86.avx.hadd.ps.256"(%a, %b) : '
+        "(vector<8xf32>, vector<8xf32>) -> vector<8xf32>"
+    )
     r = _call(body, "%a: vector<8xf32>, %b: vector<8xf32>", "vector<8xf32>", a, b)
     assert r.tolist() == [3, 7, 30, 70, 11, 15, 110, 150]  # per 128-bit block
-    body = 'llvm.call_intrinsic "llvm.aarch64.neon.faddp.v4f32"(%a, %b) : (vector<4xf32>, vector<4xf32>) -> vector<4xf32>'
+    body = (
+        'llvm.call_intrinsic "llvm.aarch64.neon.faddp.v4f32"(%a, %b) : '
+        "(vector<4xf32>, vector<4xf32>) -> vector<4xf32>"
+    )
     r = _call(body, "%a: vector<4xf32>, %b: vector<4xf32>", "vector<4xf32>", a[:4], b[:4])
     assert r.tolist() == [3, 7, 30, 70]
 

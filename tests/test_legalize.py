@@ -109,7 +109,8 @@ func.func @f(%v: vector<{n}xf32>, %w: vector<{n}xf32>, %acc: f32, %i: vector<{n}
   %6 = vector.reduction <add>, %i, %j : vector<{n}xi32> into i32
   %7 = vector.reduction <maxui>, %i : vector<{n}xi32> into i32
   %8 = vector.reduction <xor>, %i, %j : vector<{n}xi32> into i32
-  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : f32, f32, f32, f32, vector<{n}xf32>, vector<{n}xf32>, i32, i32, i32
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8
+    : f32, f32, f32, f32, vector<{n}xf32>, vector<{n}xf32>, i32, i32, i32
 }}"""
     before, after, out = legalize(text, "common")
     for op in ("reduce.fadd", "reduce.fmaximum", "reduce.fmin", "llvm.intr.fma", "reduce.add",
@@ -197,7 +198,7 @@ func.func @f(%a: {t}, %b: {t}) -> {t} {{
   %2 = arith.addf %0, %1 : {t}
   return %2 : {t}
 }}"""
-    before, after, out = legalize(text, "common", "x86")
+    before, after, out = legalize(text, "common", "x86", "avx")
     assert name in out and "vector.shuffle" not in out, out
     rng = np.random.default_rng(n)
     for _ in range(5):
@@ -215,7 +216,7 @@ func.func @f(%a: vector<8xf32>, %b: vector<8xf32>, %acc: f32) -> f32 {{
 }}"""
     if n == 16:
         text = text.replace("vector<8xf32>", "vector<16xf32>")
-    before, after, out = legalize(text, "common", "x86", "x86-fast-math")
+    before, after, out = legalize(text, "common", "x86", "avx", "avx-fast-math")
     if n == 8:
         assert "x86vector.avx.intr.dot" in out, out
     rng = np.random.default_rng(n)
@@ -277,3 +278,25 @@ func.func @f(%a: vector<8xi8>, %b: vector<8xi8>, %c: vector<4xf32>, %d: vector<4
         x = rng.integers(-128, 128, 8).astype(np.int8)
         y = rng.integers(-128, 128, 8).astype(np.int8)
         run_both(before, after, "f", [x, y, floats(rng, 4), floats(rng, 4)])
+
+
+def test_every_legalize_rule_has_a_law_and_a_name() -> None:
+    for rf in phase_files("legalize"):
+        assert rf.rules, rf.path
+        for rule in rf.rules:
+            assert rule.law, f"{rf.path.name}:{rule.line} has no law comment"
+            assert ":" not in rule.label, f"{rf.path.name}:{rule.line} has no :name"
+        fast = rf.path.stem.endswith("fast-math")
+        for rule in rf.rules:  # fast-math laws say so (check-rules then allows rounding)
+            assert ("fast-math" in rule.law) == fast, (rf.path.name, rule.label)
+
+
+def test_check_rules_covers_every_legalize_rule() -> None:
+    from eqsat.check_rules import check_rules, default_corpus
+
+    report = check_rules(default_corpus())
+    labels = {r.label for rf in phase_files("legalize") for r in rf.rules}
+    assert labels <= set(report.results)
+    for label in labels:
+        r = report.results[label]
+        assert r.fired and r.checked and not r.failures, (label, r.failures[:1], r.skipped[:1])

@@ -24,7 +24,7 @@ def _verify_sdot(two_d: bool):
         a, b, c = (op.operand(n).type for n in ("a", "b", "c"))
         res = op.results[0].type
         if a not in (VectorType((2,), I32), VectorType((4,), I32)) or res != a:
-            raise fail(op, "expects the accumulator and result to be vector<2xi32> or vector<4xi32>")
+            raise fail(op, "expects accumulator and result of type vector<2xi32> or vector<4xi32>")
         n = a.shape[0]
         want = VectorType((n, 4), I8) if two_d else VectorType((4 * n,), I8)
         if b != want or c != want:

@@ -1,4 +1,4 @@
-// The left-hand sides of rules/legalize/x86.egg, x86-fast-math.egg and avx512.egg.
+// The left-hand sides of rules/legalize/x86.egg, avx.egg, avx-fast-math.egg and avx512.egg.
 func.func @hadd(%a: vector<4xf32>, %b: vector<4xf32>, %c: vector<2xf64>, %d: vector<2xf64>) -> (vector<4xf32>, vector<2xf64>) {
   %0 = vector.shuffle %a, %b [0, 2, 4, 6] : vector<4xf32>, vector<4xf32>
   %1 = vector.shuffle %a, %b [1, 3, 5, 7] : vector<4xf32>, vector<4xf32>
