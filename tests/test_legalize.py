@@ -20,7 +20,10 @@ from frontend import parse, print_module
 NATIVE = {"f32": 8, "f64": 4, "i32": 8, "i8": 32, "i16": 16, "i64": 4}
 # The VV ops the legalize rules replace, and the shuffles of a horizontal add.
 ORDERED = ("LlvmIntrVectorReduceFadd", "LlvmIntrVectorReduceFmul")
-VV_ONLY = ("Reduction", "Fma", "MathFma", "MultiReduction", "Contract", "Compressstore")
+VV_ONLY = (
+    "Reduction", "Fma", "MathFma", "MultiReduction", "Contract", "Compressstore", "Maskedload",
+    "Maskedstore", "Expandload",
+)  # fmt: skip
 
 
 def _registers(literals: tuple) -> float:
@@ -34,7 +37,7 @@ def _registers(literals: tuple) -> float:
     return max(1.0, lanes / NATIVE.get(t[2], 4))
 
 
-def hwv_cost():
+def hwv_cost(extra: dict | None = None):
     """HWV constructors cost 1 per register (2 per register past one: LLVM splits them),
     ordered float reductions 8, the VV ops they replace 10 per register, shuffles 3."""
 
@@ -43,9 +46,12 @@ def hwv_cost():
 
     own: dict = {name: priced(10.0) for name in VV_ONLY}
     own["Shuffle"] = priced(3.0)
+    own.update(extra or {})
     cost = table_cost(own)
 
     def model(op: str, literals: tuple, children: tuple) -> float:
+        if extra and op in extra:
+            return cost(op, literals, children)
         if op in ORDERED and "reassoc" not in literals:  # a chain of dependent adds
             return 8.0 + sum(children)
         if op.startswith(("Llvm", "X86vector", "ArmNeon")):
@@ -56,14 +62,14 @@ def hwv_cost():
     return model
 
 
-def legalize(text: str, *names: str, native: dict | None = None):
+def legalize(text: str, *names: str, native: dict | None = None, extra: dict | None = None):
     module = parse(text)
     rules = {
         "canonicalize": phase_files("canonicalize"),
         "explore": phase_files("explore"),
         "legalize": tuple(load(f"legalize/{n}") for n in names),
     }
-    result = optimize_module(module, rules=rules, cost=hwv_cost(), native=native)
+    result = optimize_module(module, rules=rules, cost=hwv_cost(extra), native=native)
     return module, result.module, print_module(result.module)
 
 
@@ -230,8 +236,12 @@ func.func @f(%m: memref<40xf32>, %i: index, %k: vector<16xi1>, %v: vector<16xf32
   vector.compressstore %m[%i], %k, %v : memref<40xf32>, vector<16xi1>, vector<16xf32>
   return
 }"""
-    before, after, out = legalize(text, "common", "x86", "avx512")
-    assert "x86vector.avx512.mask.compress" in out and "vector.maskedstore" in out, out
+    # price out the other forms (compressstore itself, llvm.intr.masked.compressstore)
+    before, after, out = legalize(
+        text, "common", "x86", "avx512",
+        extra={"LlvmIntrMaskedCompressstore": 100.0, "Compressstore": 100.0},
+    )
+    assert "x86vector.avx512.mask.compress" in out and "llvm.intr.masked.store" in out, out
     rng = np.random.default_rng(3)
     for idx in (0, 7, 24):
         k = rng.integers(0, 2, 16).astype(bool)
@@ -300,3 +310,30 @@ def test_check_rules_covers_every_legalize_rule() -> None:
     for label in labels:
         r = report.results[label]
         assert r.fired and r.checked and not r.failures, (label, r.failures[:1], r.skipped[:1])
+
+
+@pytest.mark.parametrize("n", [4, 8, 16])
+def test_masked_memory_ops_become_llvm_masked_intrinsics(n: int) -> None:
+    """maskedload/maskedstore/expandload/compressstore on a 1-D memref go through the aligned
+    pointer to llvm.intr.masked.*; values and memory stay the same, bit for bit."""
+    v, k = f"vector<{n}xf32>", f"vector<{n}xi1>"
+    text = f"""
+func.func @f(%m: memref<40xf32>, %i: index, %k: {k}, %v: {v}) -> ({v}, {v}) {{
+  %0 = vector.maskedload %m[%i], %k, %v : memref<40xf32>, {k}, {v} into {v}
+  vector.maskedstore %m[%i], %k, %v : memref<40xf32>, {k}, {v}
+  %c3 = arith.constant 3 : index
+  %1 = vector.expandload %m[%c3], %k, %0 : memref<40xf32>, {k}, {v} into {v}
+  vector.compressstore %m[%i], %k, %1 : memref<40xf32>, {k}, {v}
+  return %0, %1 : {v}, {v}
+}}"""
+    before, after, out = legalize(text, "common")
+    for op in ("llvm.intr.masked.load", "llvm.intr.masked.store", "llvm.intr.masked.expandload",
+               "llvm.intr.masked.compressstore", "llvm.getelementptr"):
+        assert op in out, (op, out)
+    for op in ("vector.maskedload", "vector.maskedstore", "vector.expandload",
+               "vector.compressstore"):
+        assert op not in out, (op, out)
+    rng = np.random.default_rng(n)
+    for idx in (0, 5, 40 - n):
+        k_ = rng.integers(0, 2, n).astype(bool)
+        run_both(before, after, "f", [floats(rng, 40), idx, k_, floats(rng, n)])

@@ -25,6 +25,7 @@ def _load() -> None:
         builtin,
         func,
         llvm,
+        llvm_memory,
         math,
         memref,
         scf,

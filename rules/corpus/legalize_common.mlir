@@ -64,3 +64,11 @@ func.func @small_matmul(%a: vector<2x3xf32>, %b: vector<3x4xf32>, %c: vector<2x4
   %0 = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<2x3xf32>, vector<3x4xf32> into vector<2x4xf32>
   return %0 : vector<2x4xf32>
 }
+
+func.func @masked_memory(%m: memref<24xf32>, %i: index, %k: vector<8xi1>, %v: vector<8xf32>, %n: memref<?xi32>, %kw: vector<4xi1>, %w: vector<4xi32>) -> (vector<8xf32>, vector<4xi32>) {
+  %0 = vector.maskedload %m[%i], %k, %v : memref<24xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+  vector.maskedstore %m[%i], %k, %v : memref<24xf32>, vector<8xi1>, vector<8xf32>
+  %1 = vector.expandload %n[%i], %kw, %w : memref<?xi32>, vector<4xi1>, vector<4xi32> into vector<4xi32>
+  vector.compressstore %n[%i], %kw, %w : memref<?xi32>, vector<4xi1>, vector<4xi32>
+  return %0, %1 : vector<8xf32>, vector<4xi32>
+}
