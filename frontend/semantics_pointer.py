@@ -97,3 +97,22 @@ def compress_store(value: Any, address: int, mask: Any, elem: str) -> None:
     if n:
         buffer, first = resolve(address, elem, n)
         buffer[first : first + n] = np.asarray(as_elem(value, elem))[m]
+
+
+def gather(addresses: Any, mask: Any, passthru: Any, elem: str) -> np.ndarray:
+    """Lane i reads the element at ``addresses[i]`` where the mask is set, else passthru."""
+    m = np.asarray(mask, dtype=np.bool_)
+    out = np.array(as_elem(passthru, elem), copy=True)
+    for lane in np.nonzero(m)[0]:
+        buffer, at = resolve(int(np.asarray(addresses)[lane]), elem, 1)
+        out[lane] = buffer[at]
+    return out
+
+
+def scatter(value: Any, addresses: Any, mask: Any, elem: str) -> None:
+    """The element at ``addresses[i]`` gets lane i where the mask is set (in lane order)."""
+    m = np.asarray(mask, dtype=np.bool_)
+    v = np.asarray(as_elem(value, elem))
+    for lane in np.nonzero(m)[0]:
+        buffer, at = resolve(int(np.asarray(addresses)[lane]), elem, 1)
+        buffer[at] = v[lane]

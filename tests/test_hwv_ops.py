@@ -37,7 +37,7 @@ HWV_OPS = (
 MEMORY_OPS = (
     "memref.extract_aligned_pointer_as_index", "llvm.inttoptr", "llvm.getelementptr",
     "llvm.intr.masked.load", "llvm.intr.masked.store", "llvm.intr.masked.expandload",
-    "llvm.intr.masked.compressstore",
+    "llvm.intr.masked.compressstore", "llvm.intr.masked.gather", "llvm.intr.masked.scatter",
 )  # fmt: skip
 
 

@@ -2,11 +2,10 @@
 HWV level reaches memory the way ``convert-vector-to-llvm`` lowers it (a memref's aligned
 pointer, ``inttoptr``, ``getelementptr``, then ``llvm.intr.masked.load`` ...).
 
-Pointers are i64 addresses in the flat address space of ``frontend.semantics_pointer``.
-Supported: ``getelementptr`` with one index (constant or dynamic), no flags or ``inbounds``;
-the intrinsics on 1-D vectors. Not modelled: ``masked.gather``/``masked.scatter``, whose
-vectors of pointers (``vector<8x!llvm.ptr>``) the type system does not hold; ``vector.gather``
-and ``vector.scatter`` stand for them at the HWV level.
+Pointers are i64 addresses in the flat address space of ``frontend.semantics_pointer``; a
+``vector<Nx!llvm.ptr>`` is an array of them. Supported: ``getelementptr`` with one index
+(constant, dynamic scalar, or a vector of indices giving a vector of pointers), no flags or
+``inbounds``; the intrinsics on 1-D vectors.
 """
 
 from __future__ import annotations
@@ -42,6 +41,10 @@ from frontend.types import IndexType, IntegerType, OpaqueType, Type, VectorType
 
 PTR = OpaqueType("!llvm.ptr")
 POINTER = TypeConstraint("LLVM pointer", lambda t: t == PTR)
+POINTERS = TypeConstraint(
+    "LLVM pointer or vector of them",
+    lambda t: t == PTR or (isinstance(t, VectorType) and t.element == PTR and t.rank == 1),
+)
 DYNAMIC = -2147483648  # rawConstantIndices marker of a dynamic index (LLVM's kDynamicIndex)
 NO_WRAP = {0: "", 3: "inbounds"}  # noWrapFlags we print: none, inbounds (= inbounds|nusw)
 ZERO_I32 = IntegerAttr(0, IntegerType(32))
@@ -87,19 +90,32 @@ def _verify_gep(op: Operation) -> None:
         raise fail(op, "only one index (a constant or one dynamic operand) is modelled")
     if flags not in NO_WRAP:
         raise fail(op, "only no flags or 'inbounds' are modelled")
-    if op.operands[0].type != PTR or op.results[0].type != PTR:
-        raise fail(op, "base and result must be !llvm.ptr")
-    if dynamic and not isinstance(dynamic[0].type, IntegerType):
-        raise fail(op, "the dynamic index must be an integer")
+    index_t = dynamic[0].type if dynamic else None
+    want = PTR
+    if isinstance(index_t, VectorType):  # a vector of indices gives a vector of pointers
+        want = VectorType(index_t.shape, PTR)
+        index_t = index_t.element
+    if op.operands[0].type != PTR or op.results[0].type != want:
+        raise fail(op, f"expects a !llvm.ptr base and a {want} result")
+    if dynamic and not isinstance(index_t, IntegerType):
+        raise fail(op, "the dynamic index must be an integer or a vector of integers")
     t = op.attributes["elem_type"].type  # type: ignore[attr-defined]
     if not isinstance(t, IntegerType) and str(t) not in ("f16", "bf16", "f32", "f64"):
         raise fail(op, f"element type {t} is not modelled")
 
 
-def _eval_gep(ctx: EvalContext, op: Operation, base: Any, indices: list[Any]) -> np.int64:
+def _eval_gep(ctx: EvalContext, op: Operation, base: Any, indices: list[Any]) -> Any:
     const, t = _gep_parts(op)
+    size = max(1, bitwidth(elem(t)) // 8)
+    if const is None and np.ndim(indices[0]):
+        return np.int64(base) + np.asarray(indices[0]).astype(np.int64) * size
     index = int(indices[0]) if const is None else const
-    return SP.offset(base, index, max(1, bitwidth(elem(t)) // 8))
+    return SP.offset(base, index, size)
+
+
+def _infer_gep(op: Operation) -> list[Type]:
+    index = op.operands[1].type if len(op.operands) > 1 else None
+    return [VectorType(index.shape, PTR) if isinstance(index, VectorType) else PTR]
 
 
 def _parse_gep(p: Any, st: Any) -> None:
@@ -160,6 +176,18 @@ def _verify_masked(value: str, result: bool):
     return verify
 
 
+def _verify_gather(value: str, result: bool):
+    check = _verify_masked(value, result)
+
+    def verify(op: Operation) -> None:
+        check(op)
+        v = op.results[0].type if result else op.operand(value).type
+        if op.operand("ptrs").type != VectorType(v.shape, PTR):
+            raise fail(op, f"expects addresses of type {VectorType(v.shape, PTR)}")
+
+    return verify
+
+
 def _load(kernel):
     return lambda ctx, op, ptr, mask, pt: kernel(ptr, mask, pt, elem(op.results[0].type))
 
@@ -198,7 +226,7 @@ register(
         "llvm.getelementptr",
         "Pointer plus an element offset (one index)",
         operands=(Operand("base", POINTER), Operand("dynamicIndices", ANY, OPTIONAL)),
-        results=(Result("res", POINTER),),
+        results=(Result("res", POINTERS),),
         attrs=(
             Attr("elem_type", TYPE),
             Attr("noWrapFlags", I32, default=ZERO_I32),
@@ -207,7 +235,7 @@ register(
         traits=frozenset({PURE}),
         parse=_parse_gep,
         print=_print_gep,
-        infer=lambda op: [PTR],
+        infer=_infer_gep,
         verify=_verify_gep,
         eval=lambda ctx, op, base, i: _eval_gep(ctx, op, base, [] if i is None else [i]),
     ),
@@ -251,5 +279,28 @@ register(
         traits=frozenset({WRITES}),
         verify=_verify_masked("value", False),
         eval=_store(SP.compress_store),
+    ),
+    OpSpec(
+        "llvm.intr.masked.gather",
+        "llvm.masked.gather: each set lane from its own address, the others from pass_thru",
+        operands=(Operand("ptrs", POINTERS), Operand("mask", MASK), Operand("pass_thru", FIXED_1D)),
+        results=(Result("res", FIXED_1D),),
+        attrs=(ALIGN,),
+        traits=frozenset({READS}),
+        format="operands attr-dict `:` functional-type(operands, results)",
+        infer=lambda op: [op.operand("pass_thru").type],
+        verify=_verify_gather("res", True),
+        eval=_load(SP.gather),
+    ),
+    OpSpec(
+        "llvm.intr.masked.scatter",
+        "llvm.masked.scatter: each set lane to its own address",
+        operands=(Operand("value", FIXED_1D), Operand("ptrs", POINTERS), Operand("mask", MASK)),
+        attrs=(ALIGN,),
+        traits=frozenset({WRITES}),
+        format="$value `,` $ptrs `,` $mask attr-dict `:` type($value) `,` type($mask) `into` "
+        "type($ptrs)",
+        verify=_verify_gather("value", False),
+        eval=_store(SP.scatter),
     ),
 )

@@ -72,3 +72,19 @@ func.func @masked_memory(%m: memref<24xf32>, %i: index, %k: vector<8xi1>, %v: ve
   vector.compressstore %n[%i], %kw, %w : memref<?xi32>, vector<4xi1>, vector<4xi32>
   return %0, %1 : vector<8xf32>, vector<4xi32>
 }
+
+func.func @gather(%m: memref<24xf32>, %i: index, %v: vector<8xindex>, %k: vector<8xi1>, %x: vector<8xf32>, %kw: vector<4xi1>, %n: memref<?xi64>, %y: vector<4xi64>) -> (vector<8xf32>, vector<4xi64>) {
+  %w = arith.constant dense<[3, 0, 2, 2]> : vector<4xi32>
+  %0 = vector.gather %m[%i][%v], %k, %x : memref<24xf32>, vector<8xindex>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+  %1 = vector.gather %n[%i][%w], %kw, %y : memref<?xi64>, vector<4xi32>, vector<4xi1>, vector<4xi64> into vector<4xi64>
+  return %0, %1 : vector<8xf32>, vector<4xi64>
+}
+
+// Scatters with distinct in-bounds offsets (duplicate addresses would be undefined).
+func.func @scatter(%m: memref<24xf32>, %i: index, %k: vector<8xi1>, %x: vector<8xf32>, %kw: vector<4xi1>, %n: memref<?xi64>, %y: vector<4xi64>) {
+  %v = arith.constant dense<[7, 0, 3, 12, 5, 9, 1, 2]> : vector<8xindex>
+  vector.scatter %m[%i][%v], %k, %x : memref<24xf32>, vector<8xindex>, vector<8xi1>, vector<8xf32>
+  %w = arith.constant dense<[3, 0, 2, 1]> : vector<4xi32>
+  vector.scatter %n[%i][%w], %kw, %y : memref<?xi64>, vector<4xi32>, vector<4xi1>, vector<4xi64>
+  return
+}
