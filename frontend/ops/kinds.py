@@ -68,6 +68,11 @@ def _int_array(a: Attribute) -> bool:
     )
 
 
+I32_DENSE = AttrKind(
+    "i32 dense array",
+    lambda a: isinstance(a, DenseArrayAttr) and a.element == "i32",
+    build=lambda x: DenseArrayAttr("i32", _int_values(x)),
+)
 I64_ARRAY = AttrKind(
     "64-bit integer array attribute",
     _int_array,

@@ -24,7 +24,7 @@ from frontend.ops import register
 from frontend.ops import vector_eval as ve
 from frontend.ops import vector_verify as vv
 from frontend.ops.common import fail
-from frontend.ops.kinds import I32, LLVM_FASTMATH, STRING
+from frontend.ops.kinds import I32, I32_DENSE, LLVM_FASTMATH, STRING
 from frontend.ops.runtime import EvalContext, elem
 from frontend.ops.spec import (
     ANY,
@@ -33,7 +33,6 @@ from frontend.ops.spec import (
     PURE,
     VARIADIC,
     Attr,
-    AttrKind,
     Operand,
     OpSpec,
     Result,
@@ -193,11 +192,6 @@ def _eval_call(ctx: EvalContext, op: Operation, args: list[Any], bundles: list[A
 
 
 EMPTY_I32 = DenseArrayAttr("i32", ())
-I32_ARRAY = AttrKind(
-    "i32 dense array",
-    lambda a: isinstance(a, DenseArrayAttr) and a.element == "i32",
-    build=lambda x: DenseArrayAttr("i32", tuple(int(v) for v in x)),
-)
 
 register(
     _ternary("fma", "llvm.fma: fused multiply-add, one rounding"),
@@ -233,7 +227,7 @@ register(
         attrs=(
             Attr("intrin", STRING),
             FMF,
-            Attr("op_bundle_sizes", I32_ARRAY, default=EMPTY_I32),
+            Attr("op_bundle_sizes", I32_DENSE, default=EMPTY_I32),
         ),
         traits=P,
         format="$intrin `(` $args `)` attr-dict `:` functional-type($args, results)",

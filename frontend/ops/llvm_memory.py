@@ -19,7 +19,8 @@ from frontend.attributes import DenseArrayAttr, IntegerAttr, TypeAttr
 from frontend.ir import Operation
 from frontend.ops import register
 from frontend.ops.common import fail
-from frontend.ops.kinds import I32, TYPE, UNIT
+from frontend.ops.kinds import I32, I32_DENSE, TYPE, UNIT
+from frontend.ops.llvm import FIXED_1D
 from frontend.ops.runtime import EvalContext, elem
 from frontend.ops.spec import (
     ANY,
@@ -30,7 +31,6 @@ from frontend.ops.spec import (
     READS,
     WRITES,
     Attr,
-    AttrKind,
     Operand,
     OpSpec,
     Result,
@@ -48,13 +48,6 @@ POINTERS = TypeConstraint(
 DYNAMIC = -2147483648  # rawConstantIndices marker of a dynamic index (LLVM's kDynamicIndex)
 NO_WRAP = {0: "", 3: "inbounds"}  # noWrapFlags we print: none, inbounds (= inbounds|nusw)
 ZERO_I32 = IntegerAttr(0, IntegerType(32))
-I32_ARRAY = AttrKind(
-    "i32 dense array", lambda a: isinstance(a, DenseArrayAttr) and a.element == "i32"
-)
-FIXED_1D = TypeConstraint(
-    "1-D fixed-length vector",
-    lambda t: isinstance(t, VectorType) and t.rank == 1 and not t.is_scalable,
-)
 
 
 # -- memref.extract_aligned_pointer_as_index, llvm.inttoptr --------------------------------
@@ -230,7 +223,7 @@ register(
         attrs=(
             Attr("elem_type", TYPE),
             Attr("noWrapFlags", I32, default=ZERO_I32),
-            Attr("rawConstantIndices", I32_ARRAY),
+            Attr("rawConstantIndices", I32_DENSE),
         ),
         traits=frozenset({PURE}),
         parse=_parse_gep,
