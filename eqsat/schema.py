@@ -87,10 +87,12 @@ def effect_class(spec: OpSpec) -> str:
 
 def constructor_name(op_name: str) -> str:
     """``vector.transpose`` -> ``Transpose``; other dialects keep their prefix:
-    ``arith.addf`` -> ``ArithAddf``, ``vector.scalable.extract`` -> ``ScalableExtract``."""
+    ``arith.addf`` -> ``ArithAddf``, ``vector.scalable.extract`` -> ``ScalableExtract``,
+    ``arm_neon.intr.sdot`` -> ``ArmNeonIntrSdot``."""
     dialect, _, rest = op_name.partition(".")
     camel = "".join(p[:1].upper() + p[1:] for p in re.split(r"[._]", rest))
-    return camel if dialect == "vector" else dialect.capitalize() + camel
+    prefix = "".join(p.capitalize() for p in dialect.split("_"))  # arm_neon -> ArmNeon
+    return camel if dialect == "vector" else prefix + camel
 
 
 @dataclass(frozen=True)

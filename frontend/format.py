@@ -211,7 +211,7 @@ def _compile(spec: OpSpec, el: Any) -> Step:
 
         return all_operands
     if isinstance(el, FunctionalType):
-        inputs = el.inputs
+        inputs = "*" if el.inputs == "operands" else el.inputs  # `operands`: all of them
 
         def functional_type(p: Any, st: ParseState) -> None:
             p.skip_ws()

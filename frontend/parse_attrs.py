@@ -72,6 +72,17 @@ ENUMS: dict[str, tuple[str, ...]] = {
         "afn",
         "fast",
     ),
+    "llvm.fastmath": (
+        "none",
+        "reassoc",
+        "nnan",
+        "ninf",
+        "nsz",
+        "arcp",
+        "contract",
+        "afn",
+        "fast",
+    ),
     "arith.overflow": ("none", "nsw", "nuw"),
     "arith.roundingmode": (
         "to_nearest_even",

@@ -186,9 +186,10 @@ class TypeParser(Lexer):
             raise self.error("expected a scalable dimension '[N]' followed by 'x'")
         elem_pos = self.pos
         elem = self.parse_type("vector element type")
-        if not isinstance(elem, (IntegerType, IndexType, FloatType)) or (
-            isinstance(elem, FloatType) and elem.name in ("f80", "f128")
-        ):
+        if (
+            not isinstance(elem, (IntegerType, IndexType, FloatType))
+            or (isinstance(elem, FloatType) and elem.name in ("f80", "f128"))
+        ) and not (isinstance(elem, OpaqueType) and elem.text == "!llvm.ptr"):  # gather addresses
             raise self.error(
                 f"vector elements must be integer, index or float, not {elem}", elem_pos
             )

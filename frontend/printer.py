@@ -124,7 +124,9 @@ class Printer:
             if printer is None or printer.spec is not spec:
                 printer = _compiled_printer(spec)
             body = printer.print(self, op)
-        return pad + prefix + name + (" " + body if body else "")
+        # MLIR prints a format that opens with a `(` literal right after the name: `f(%a)`.
+        sep = "" if body.startswith("(") and spec.format and spec.format.startswith("`(`") else " "
+        return pad + prefix + name + (sep + body if body else "")
 
     def generic_op(self, op: Operation) -> str:
         spec = op.spec

@@ -93,6 +93,11 @@ RUNNER_ARGS: dict[int, tuple[str, ...]] = {
     19: ("-O0", "-enable-matrix", "-matrix-default-layout=row-major"),
 }
 
+#: x86vector ops need the x86vector patterns of convert-vector-to-llvm before the usual pipeline.
+X86VECTOR_PRE: tuple[str, ...] = ("--convert-vector-to-llvm=enable-x86vector",)
+#: The LLVM matrix intrinsics need LLVM's matrix lowering, row-major (the project convention).
+MATRIX_RUNNER_ARGS: tuple[str, ...] = ("-O0", "-enable-matrix", "-matrix-default-layout=row-major")
+
 TIMEOUT_S = 60
 
 _RUNNER_NAMES = {
@@ -197,6 +202,32 @@ def reference_of(path: str | os.PathLike) -> tuple[str, str]:
     return kind, note
 
 
+_REQUIRES = re.compile(r"^//\s*REQUIRES:\s*(.*)$", re.MULTILINE)
+
+
+def required_features(path: str | os.PathLike) -> list[str]:
+    """The host CPU features (``/proc/cpuinfo`` flag names) a ``// REQUIRES: avx512f`` line of
+    a program asks for: its target-specific ops only run where the host has them."""
+    head = Path(path).read_text(encoding="utf-8")[:2000]
+    return [f for m in _REQUIRES.finditer(head) for f in m.group(1).replace(",", " ").split()]
+
+
+def missing_host_features(path: str | os.PathLike) -> list[str]:
+    """Features the program requires that this host lacks (all of them off Linux/x86)."""
+    needed = required_features(path)
+    if not needed:
+        return []
+    try:
+        info = Path("/proc/cpuinfo").read_text(encoding="utf-8")
+    except OSError:
+        return needed
+    flags: set[str] = set()
+    for line in info.splitlines():
+        if line.startswith("flags"):
+            flags.update(line.partition(":")[2].split())
+    return [f for f in needed if f not in flags]
+
+
 def _run(cmd: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
     try:
         return subprocess.run(
@@ -228,6 +259,8 @@ def lower(text: str, version: int = 22) -> tuple[str, tuple[str, ...]]:
     if opt is None:
         raise MLIRError(f"mlir-opt-{version} not found")
     pipelines = PIPELINES_22 if version >= 20 else PIPELINES_19
+    if "x86vector." in text:
+        pipelines = tuple(X86VECTOR_PRE + pipe for pipe in pipelines)
     errors = []
     for pipe in pipelines:
         r = _run([opt, *pipe], text)
@@ -257,6 +290,8 @@ def run_text_with_mlir(text: str, version: int = 22) -> str:
         f"-shared-libs={runtime_for(version)}",
         *RUNNER_ARGS.get(version, ()),
     ]
+    if "llvm.intr.matrix." in text and version >= 20:
+        cmd += MATRIX_RUNNER_ARGS
     r = _run(cmd, lowered)
     if r.returncode != 0:
         err = r.stderr.strip()

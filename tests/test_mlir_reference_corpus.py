@@ -79,6 +79,9 @@ def test_program_matches_mlir(path: Path):
         pytest.skip(f"reference by hand: {note}")
     version = VERSION[kind]
     _skip_unless_runnable(version)
+    lacking = mlir_tools.missing_host_features(path)
+    if lacking:
+        pytest.skip(f"this host's CPU lacks {', '.join(lacking)}")
     out = run_with_mlir(path, version)
     _assert_same(
         out, expected_path(path).read_text(encoding="utf-8"), f"{path.name} via MLIR {version}"

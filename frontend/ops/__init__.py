@@ -21,13 +21,17 @@ def _load() -> None:
     _loaded = True
     from frontend.ops import (  # noqa: F401
         arith,
+        arm_neon,
         builtin,
         func,
+        llvm,
+        llvm_memory,
         math,
         memref,
         scf,
         vector,
         vector_memory,
+        x86vector,
     )
 
 

@@ -68,6 +68,11 @@ def _int_array(a: Attribute) -> bool:
     )
 
 
+I32_DENSE = AttrKind(
+    "i32 dense array",
+    lambda a: isinstance(a, DenseArrayAttr) and a.element == "i32",
+    build=lambda x: DenseArrayAttr("i32", _int_values(x)),
+)
 I64_ARRAY = AttrKind(
     "64-bit integer array attribute",
     _int_array,
@@ -115,6 +120,7 @@ def _enum_value(mnemonic: str, x: Any) -> str:
 COMBINING_KIND = enum_kind("vector.kind")
 PUNCTUATION = enum_kind("vector.punctuation")
 FASTMATH = enum_kind("arith.fastmath")
+LLVM_FASTMATH = enum_kind("llvm.fastmath")
 OVERFLOW = enum_kind("arith.overflow")
 ROUNDING = enum_kind("arith.roundingmode")
 
