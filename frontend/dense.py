@@ -19,9 +19,13 @@ def _element(value: object, elem: Type) -> object:
             return bits_to_float(bits, elem.name)
         value = bits
     if isinstance(elem, IntegerType) and elem.width == 1:
-        if isinstance(value, bool) or value in (0, 1):
+        # MLIR reads an i1 element as true/false or as the integers -1, 0, 1 (-1 is the all-ones
+        # bit pattern, i.e. true); anything else is out of range.
+        if isinstance(value, bool) or (isinstance(value, int) and value in (-1, 0, 1)):
             return bool(value)
-        raise ValueError(f"expected a boolean (true/false) for an i1 element, found {value}")
+        if isinstance(value, float):
+            raise ValueError(f"expected a boolean (true/false) for an i1 element, found {value}")
+        raise ValueError(f"integer constant {value} out of range for type i1")
     if isinstance(elem, (IntegerType, IndexType)):
         if isinstance(value, (float, bool)):
             raise ValueError(f"expected an integer element of type {elem}, found {value}")  # noqa: TRY004

@@ -29,7 +29,7 @@ from frontend.ops.runtime import (
     shape,
 )
 from frontend.ops.spec import MASKABLE
-from frontend.types import TensorType, VectorType
+from frontend.types import IntegerType, TensorType, VectorType
 
 Ctx = EvalContext
 
@@ -185,7 +185,11 @@ def print_(ctx: Ctx, op: Operation, source: Any) -> None:
         ctx.out.write(S.format_print(punctuation=punct))
         return
     t = op.operand("source").type
-    ctx.out.write(S.format_print(source, elem(t), punct, vector=isinstance(t, VectorType)))
+    e = getattr(t, "element", t)
+    unsigned = isinstance(e, IntegerType) and e.signedness == "unsigned"
+    ctx.out.write(
+        S.format_print(source, elem(t), punct, vector=isinstance(t, VectorType), unsigned=unsigned)
+    )
 
 
 def scalable_extract(ctx: Ctx, op: Operation, source: Any) -> Any:

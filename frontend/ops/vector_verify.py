@@ -289,7 +289,7 @@ def type_cast(op: Operation) -> None:
 # -- reductions and contractions ----------------------------------------------------------------
 def reduction(op: Operation) -> None:
     v = _t(op, "vector")
-    if v.rank != 1:
+    if v.rank > 1:  # MLIR 22 reduces 0-D and 1-D vectors
         raise fail(op, f"unsupported reduction rank: {v.rank}")
     check_kind(op, _kind(op), v.element)
     dest = op.results[0].type
@@ -387,6 +387,12 @@ def contract(op: Operation) -> None:
 def constant_mask(op: Operation) -> None:
     r = op.results[0].type
     sizes = ints(op.attributes["mask_dim_sizes"])
+    if r.rank == 0:  # a 0-D mask: one size, 0 (unset) or 1 (set)
+        if len(sizes) != 1:
+            raise fail(op, "array attr must have length 1 for 0-D vectors")
+        if sizes[0] not in (0, 1):
+            raise fail(op, "mask dim size must be either 0 or 1 for 0-D vectors")
+        return
     if len(sizes) != r.rank:
         raise fail(op, "must specify array attr of size equal vector result rank")
     for s, d, sc in zip(sizes, r.shape, r.scalable):
@@ -400,6 +406,10 @@ def constant_mask(op: Operation) -> None:
 
 
 def create_mask(op: Operation) -> None:
+    if op.results[0].type.rank == 0:
+        if len(op.operands) != 1:
+            raise fail(op, "must specify exactly one operand for 0-D create_mask")
+        return
     if len(op.operands) != op.results[0].type.rank:
         raise fail(op, "must specify an operand for each result vector dimension")
 
