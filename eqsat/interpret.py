@@ -25,6 +25,7 @@ from frontend.ir import Block, Module, Operation, Region, Value
 from frontend.ops.runtime import attr_value, elem, shape
 from frontend.ops.spec import OPTIONAL, SINGLE, TERMINATOR, VARIADIC
 from frontend.semantics import MemRef, SemanticsError, as_elem, dtype_of
+from frontend.semantics_vector import MATRIX_LAYOUTS
 from frontend.types import FunctionType, MemRefType, TensorType, Type, VectorType
 
 __all__ = ["Interpreter", "RuntimeFault", "run_function"]
@@ -92,11 +93,20 @@ class Interpreter:
     writes to ``out`` (default: sys.stdout). The module must not change while it is in use:
     blocks are planned once and the plans are cached."""
 
-    def __init__(self, module: Module, vscale: int = 1, out: TextIO | None = None) -> None:
+    def __init__(
+        self,
+        module: Module,
+        vscale: int = 1,
+        out: TextIO | None = None,
+        matrix_layout: str = "row-major",
+    ) -> None:
         if vscale < 1:
             raise ValueError(f"vscale must be >= 1, got {vscale}")
+        if matrix_layout not in MATRIX_LAYOUTS:
+            raise ValueError(f"matrix_layout must be one of {MATRIX_LAYOUTS}: {matrix_layout!r}")
         self.module = module
         self.vscale = vscale
+        self.matrix_layout = matrix_layout
         self.out: TextIO = out if out is not None else sys.stdout
         self.mask: Any = None
         self._env: dict[Value, Any] = {}
@@ -297,7 +307,11 @@ def _from_runtime(v: Any) -> Any:
 
 
 def run_function(
-    module: Module, name: str = "entry", vscale: int = 1, out: TextIO | None = None
+    module: Module,
+    name: str = "entry",
+    vscale: int = 1,
+    out: TextIO | None = None,
+    matrix_layout: str = "row-major",
 ) -> Any:
     """Run a function of `module` (no arguments) and return its results (see Interpreter.call)."""
-    return Interpreter(module, vscale=vscale, out=out).call(name)
+    return Interpreter(module, vscale=vscale, out=out, matrix_layout=matrix_layout).call(name)

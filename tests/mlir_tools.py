@@ -242,8 +242,12 @@ def lower(text: str, version: int = 22) -> tuple[str, tuple[str, ...]]:
     raise MLIRError(f"mlir-opt-{version}: no pipeline lowers the program:\n" + "\n".join(errors))
 
 
-def run_text_with_mlir(text: str, version: int = 22) -> str:
-    """Lower and JIT-run MLIR ``text`` (entry ``@entry() -> ()``); returns stdout."""
+def run_text_with_mlir(
+    text: str, version: int = 22, runner_args: tuple[str, ...] | None = None
+) -> str:
+    """Lower and JIT-run MLIR ``text`` (entry ``@entry() -> ()``); returns stdout.
+
+    ``runner_args`` replaces the version's ``RUNNER_ARGS`` (e.g. another matrix layout)."""
     missing = missing_tools(version)
     if missing:
         raise MLIRError(f"MLIR {version} is not usable; missing: {', '.join(missing)}")
@@ -255,7 +259,7 @@ def run_text_with_mlir(text: str, version: int = 22) -> str:
         "entry",
         "-entry-point-result=void",
         f"-shared-libs={runtime_for(version)}",
-        *RUNNER_ARGS.get(version, ()),
+        *(RUNNER_ARGS.get(version, ()) if runner_args is None else runner_args),
     ]
     r = _run(cmd, lowered)
     if r.returncode != 0:

@@ -25,6 +25,7 @@ from frontend.ops.runtime import (
     elem,
     enum,
     ints,
+    matrix_layout,
     mixed,
     shape,
 )
@@ -139,14 +140,14 @@ def fma(ctx: Ctx, op: Operation, lhs: Any, rhs: Any, acc: Any) -> Any:
 
 def flat_transpose(ctx: Ctx, op: Operation, matrix: Any) -> Any:
     a = op.attributes
-    return S.flat_transpose(matrix, a["rows"].value, a["columns"].value)
+    return S.flat_transpose(matrix, a["rows"].value, a["columns"].value, matrix_layout(ctx))
 
 
 def matrix_multiply(ctx: Ctx, op: Operation, lhs: Any, rhs: Any) -> Any:
     a = op.attributes
     return S.matrix_multiply(
         lhs, rhs, a["lhs_rows"].value, a["lhs_columns"].value, a["rhs_columns"].value,
-        elem(_rtype(op)),
+        elem(_rtype(op)), matrix_layout(ctx),
     )  # fmt: skip
 
 
