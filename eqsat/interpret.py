@@ -20,7 +20,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from frontend.attributes import DenseElementsAttr
-from frontend.errors import RuntimeFault
+from frontend.errors import MLIRError, RuntimeFault
 from frontend.ir import Block, Module, Operation, Region, Value
 from frontend.ops.runtime import attr_value, elem, shape
 from frontend.ops.spec import OPTIONAL, SINGLE, TERMINATOR, VARIADIC
@@ -99,6 +99,8 @@ class Interpreter:
         vscale: int = 1,
         out: TextIO | None = None,
         matrix_layout: str = "row-major",
+        strict_bounds: bool = False,
+        err: TextIO | None = None,
     ) -> None:
         if vscale < 1:
             raise ValueError(f"vscale must be >= 1, got {vscale}")
@@ -107,6 +109,13 @@ class Interpreter:
         self.module = module
         self.vscale = vscale
         self.matrix_layout = matrix_layout
+        # A transfer marked in_bounds that reaches past a dimension (inside its allocation):
+        # MLIR reads/writes the flat memory; we do the same and warn once per op on `err`
+        # (default sys.stderr), or fault when `strict_bounds`.
+        self.strict_bounds = strict_bounds
+        self.err = err
+        self.warnings: list[str] = []
+        self._warned: set[Operation] = set()
         self.out: TextIO = out if out is not None else sys.stdout
         self.mask: Any = None
         self._env: dict[Value, Any] = {}
@@ -115,6 +124,15 @@ class Interpreter:
         self._globals: dict[str, MemRef] = {}
         self._funcs = module.functions()
         self._depth = 0
+
+    def warn(self, op: Operation, message: str) -> None:
+        """Report ``message`` at ``op``'s location, once per op (``FILE:LINE:COL: warning:``)."""
+        if op in self._warned:
+            return
+        self._warned.add(op)
+        text = str(MLIRError(message, op.loc, kind="warning"))
+        self.warnings.append(text)
+        print(text, file=self.err if self.err is not None else sys.stderr)
 
     # ------------------------------------------------------------------ Python API
 

@@ -233,11 +233,11 @@ def transpose(ctx: Ctx, op: Operation, vector: Any) -> Any:
 
 # -- memory ops ---------------------------------------------------------------------------------
 def load(ctx: Ctx, op: Operation, base: Any, indices: list[Any]) -> Any:
-    return S.vector_load(base, _idx(indices), shape(ctx, _rtype(op)))
+    return S.vector_load(base, _idx(indices), shape(ctx, _rtype(op)), *_bounds_policy(ctx, op))
 
 
 def store(ctx: Ctx, op: Operation, value: Any, base: Any, indices: list[Any]) -> None:
-    S.vector_store(base, _idx(indices), value)
+    S.vector_store(base, _idx(indices), value, *_bounds_policy(ctx, op))
 
 
 def maskedload(ctx: Ctx, op: Operation, base: Any, indices: list, mask: Any, pt: Any) -> Any:
@@ -280,7 +280,9 @@ def transfer_read(
     perm, inb = ctx.static(op, _transfer_attrs)
     mem = as_memref(source, op.operand("source").type)
     shp = shape(ctx, _rtype(op))
-    return S.transfer_read(mem, _idx(indices), perm, shp, padding, inb, _and_mask(ctx, mask))
+    m = _and_mask(ctx, mask)
+    strict, on_past = _bounds_policy(ctx, op)
+    return S.transfer_read(mem, _idx(indices), perm, shp, padding, inb, m, strict, on_past)
 
 
 def transfer_write(
@@ -289,10 +291,22 @@ def transfer_write(
     perm, inb = ctx.static(op, _transfer_attrs)
     st = op.operand("source").type
     m = _and_mask(ctx, mask)
+    strict, on_past = _bounds_policy(ctx, op)
     if isinstance(st, TensorType):
-        return S.transfer_write_tensor(source, elem(st), _idx(indices), perm, vector, inb, m)
-    S.transfer_write(source, _idx(indices), perm, vector, inb, m)
+        return S.transfer_write_tensor(
+            source, elem(st), _idx(indices), perm, vector, inb, m, strict, on_past
+        )
+    S.transfer_write(source, _idx(indices), perm, vector, inb, m, strict, on_past)
     return None
+
+
+def _bounds_policy(ctx: Ctx, op: Operation) -> tuple[bool, Any]:
+    """(strict, warn callback) for transfers marked in_bounds that reach past a dimension:
+    read the flat memory as MLIR does and warn (default), or fault (``ctx.strict_bounds``)."""
+    warn = getattr(ctx, "warn", None)
+    return bool(getattr(ctx, "strict_bounds", False)), (
+        (lambda msg: warn(op, msg)) if warn is not None else None
+    )
 
 
 def type_cast(ctx: Ctx, op: Operation, memref: Any) -> Any:
