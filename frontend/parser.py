@@ -457,11 +457,8 @@ class Parser(AttrParser):
             for op in mod_op.regions[0].blocks[0].ops if mod_op.regions[0].blocks else []:
                 module.body.append(op)
             return module
-        for op in ops:
-            if op.name == "builtin.module":
-                raise self.error(
-                    "a nested 'module' must be the only top-level operation", op.loc and 0
-                )
+        # Other ops beside a module: MLIR wraps them all in an implicit module, so the module
+        # is nested (e.g. the one holding a transform script beside the functions).
         return Module(ops, source=self.file)
 
     def _parse_alias(self) -> None:

@@ -84,6 +84,8 @@ PIPELINES_22: tuple[tuple[str, ...], ...] = (
     _pipeline_22("dot"),
     _pipeline_22("parallelarith"),
 )
+#: Run first when a program carries a transform script (its lowering choices), then erased.
+_TRANSFORM = ("--transform-interpreter", "--test-transform-dialect-erase-schedule")
 #: MLIR 19 pass pipeline (only the ops removed in 22 are run with 19).
 PIPELINE_19: tuple[str, ...] = _VECTOR_PRE + ("--test-lower-to-llvm",)
 PIPELINES_19: tuple[tuple[str, ...], ...] = (PIPELINE_19,)
@@ -228,6 +230,8 @@ def lower(text: str, version: int = 22) -> tuple[str, tuple[str, ...]]:
     if opt is None:
         raise MLIRError(f"mlir-opt-{version} not found")
     pipelines = PIPELINES_22 if version >= 20 else PIPELINES_19
+    if "transform.named_sequence" in text:  # run the module's transform script first
+        pipelines = tuple(_TRANSFORM + p for p in pipelines)
     errors = []
     for pipe in pipelines:
         r = _run([opt, *pipe], text)

@@ -26,6 +26,7 @@ def _load() -> None:
         math,
         memref,
         scf,
+        transform,
         vector,
         vector_memory,
     )
