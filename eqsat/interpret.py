@@ -25,6 +25,7 @@ from frontend.ir import Block, Module, Operation, Region, Value
 from frontend.ops.runtime import attr_value, elem, shape
 from frontend.ops.spec import OPTIONAL, SINGLE, TERMINATOR, VARIADIC
 from frontend.semantics import MemRef, SemanticsError, as_elem, dtype_of
+from frontend.runtime_functions import RUNTIME_FUNCTIONS
 from frontend.semantics_vector import MATRIX_LAYOUTS
 from frontend.types import FunctionType, MemRefType, TensorType, Type, VectorType
 
@@ -226,8 +227,12 @@ class Interpreter:
         """Call function @name with runtime values; a fresh frame of SSA values."""
         func = self._funcs.get(name)
         if func is None or not func.regions or not func.regions[0].blocks:
+            runtime = RUNTIME_FUNCTIONS.get(name)
+            if func is not None and runtime is not None:  # declared, provided by the runner
+                return runtime(self.out, args)
             what = "unknown function" if func is None else "function without a body"
-            raise SemanticsError(f"call to {what} @{name}")
+            hint = " (unsupported runtime function)" if func is not None else ""
+            raise SemanticsError(f"call to {what} @{name}{hint}")
         if self._depth >= MAX_CALL_DEPTH:
             raise SemanticsError(f"calls nested deeper than {MAX_CALL_DEPTH} (runaway recursion?)")
         saved, self._env = self._env, {}

@@ -264,6 +264,17 @@ def _scalar_elems(mem: MemRef, op: str) -> None:
         raise SemanticsError(f"{op} on a memref of vectors ({mem.type_str()}) is not supported")
 
 
+def _unit_minor(mem: MemRef, op: str) -> None:
+    """Masked loads/stores, expandload and compressstore of MLIR 22 access consecutive
+    elements from the first one whatever the minor stride (measured: a maskedload from a
+    stride-5 column view reads the row instead); we fault rather than guess."""
+    if mem.rank and mem.sizes[-1] > 1 and mem.strides[-1] != 1:
+        raise SemanticsError(
+            f"{op} through {mem.type_str()}: a minor stride other than 1 is not supported "
+            "(MLIR's lowering reads consecutive elements there)"
+        )
+
+
 def _read(mem: MemRef, idx: np.ndarray, active: Any, op: str) -> np.ndarray:
     rows = mem.positions(idx, active, f"{op}: memref access")
     if mem.buffer.shape[0] == 0:
@@ -341,6 +352,7 @@ def maskedload(mem: MemRef, indices: Sequence[int], mask: Any, pass_thru: Any) -
     """res[v] = mask[v] ? mem[indices + v] : pass_thru[v] (lanes positional, slice as in
     vector.load); masked-off lanes may be out of bounds."""
     _scalar_elems(mem, "vector.maskedload")
+    _unit_minor(mem, "vector.maskedload")
     m = np.asarray(mask, dtype=np.bool_)
     idx = _slice_index(mem, indices, m.shape, "vector.maskedload")
     vals = _read(mem, idx, m, "vector.maskedload")
@@ -350,6 +362,7 @@ def maskedload(mem: MemRef, indices: Sequence[int], mask: Any, pass_thru: Any) -
 def maskedstore(mem: MemRef, indices: Sequence[int], mask: Any, value: Any) -> None:
     """mem[indices + v] = value[v] where mask[v]; other lanes untouched and not accessed."""
     _scalar_elems(mem, "vector.maskedstore")
+    _unit_minor(mem, "vector.maskedstore")
     m = np.asarray(mask, dtype=np.bool_)
     idx = _slice_index(mem, indices, m.shape, "vector.maskedstore")
     _write(mem, idx, m, value, "vector.maskedstore")
@@ -413,6 +426,7 @@ def expandload(mem: MemRef, indices: Sequence[int], mask: Any, pass_thru: Any) -
     """res[..., k] = mask[..., k] ? next consecutive element (per minor row, from the row's
     start) : pass_thru[..., k]."""
     _scalar_elems(mem, "vector.expandload")
+    _unit_minor(mem, "vector.expandload")
     m = np.asarray(mask, dtype=np.bool_)
     idx = _compressed_index(mem, indices, m, "vector.expandload")
     vals = _read(mem, idx, m, "vector.expandload")
@@ -423,6 +437,7 @@ def compressstore(mem: MemRef, indices: Sequence[int], mask: Any, value: Any) ->
     """The mask-selected elements of each minor row of value, written contiguously from the
     row's start."""
     _scalar_elems(mem, "vector.compressstore")
+    _unit_minor(mem, "vector.compressstore")
     m = np.asarray(mask, dtype=np.bool_)
     idx = _compressed_index(mem, indices, m, "vector.compressstore")
     _write(mem, idx, m, value, "vector.compressstore")

@@ -62,6 +62,7 @@ _LLVM_TAIL = (
     "--reconcile-unrealized-casts",
 )
 _VECTOR_PRE = (
+    "--expand-realloc",  # memref.realloc -> alloc + copy (no LLVM lowering of its own)
     "--lower-vector-mask",
     "--lower-vector-multi-reduction",
     "--test-vector-scan-lowering",
@@ -156,6 +157,14 @@ def runtime_for(version: int) -> str | None:
             if lib is not None:
                 break
     return lib
+
+
+def _shared_libs(version: int) -> str:
+    """The runtime library, plus ``libmlir_runner_utils`` beside it where present (it holds
+    ``printMemrefF32`` and friends)."""
+    lib = Path(runtime_for(version) or "")
+    extra = sorted(lib.parent.glob("libmlir_runner_utils.so*")) if lib.name else []
+    return ",".join([str(lib)] + [str(p) for p in extra[:1]])
 
 
 def missing_tools(version: int) -> list[str]:
@@ -262,7 +271,7 @@ def run_text_with_mlir(
         "-e",
         "entry",
         "-entry-point-result=void",
-        f"-shared-libs={runtime_for(version)}",
+        f"-shared-libs={_shared_libs(version)}",
         *(RUNNER_ARGS.get(version, ()) if runner_args is None else runner_args),
     ]
     r = _run(cmd, lowered)

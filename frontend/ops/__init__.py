@@ -25,6 +25,7 @@ def _load() -> None:
         func,
         math,
         memref,
+        memref_views,
         scf,
         transform,
         vector,

@@ -420,11 +420,25 @@ def _memref_indices(op: Operation, base: Any) -> None:
         raise fail(op, f"requires {base.rank} indices")
 
 
+def _unit_minor_stride(t: MemRefType) -> bool:
+    """The innermost stride is statically 1 (identity or strided layout)."""
+    layout = t.layout
+    if layout is None:
+        return True
+    strides = getattr(layout, "strides", None)
+    if strides is not None:
+        return strides[-1] == 1
+    m = getattr(layout, "map", None)  # an affine-map layout: identity-like only
+    return m is not None and m.result_positions() == tuple(range(t.rank))
+
+
 def load_store(value: str) -> Callable[[Operation], None]:
     def verify(op: Operation) -> None:
         base = _t(op, "base")
         v = op.results[0].type if value == "result" else _t(op, value)
         _memref_indices(op, base)
+        if isinstance(base, MemRefType) and base.rank and not _unit_minor_stride(base):
+            raise fail(op, "most minor memref dim must have unit stride")
         if isinstance(base.element, VectorType):
             if base.element != v:
                 raise fail(op, "base memref and result vector types should match")
