@@ -36,7 +36,7 @@ from frontend.attributes import (
 )
 from frontend.ir import Block, Module, Operation, Region
 from frontend.ops import all_specs
-from frontend.ops.spec import DYNAMIC_INDEX, VARIADIC, OpSpec, segments_attr
+from frontend.ops.spec import DYNAMIC_INDEX, SYMBOL, VARIADIC, OpSpec, segments_attr
 from frontend.types import (
     FloatType,
     FunctionType,
@@ -83,8 +83,8 @@ def seed_ops() -> dict[str, list[Operation]]:
         for op in module.walk():
             if op.regions or op.name in ("func.func", "func.return", "func.call") or op.spec is None:
                 continue
-            if op.name.startswith("transform."):
-                continue
+            if op.name.startswith("transform.") or op.spec.has(SYMBOL):
+                continue  # symbols (memref.global) live at the top level, not in a function
             key = _signature(op)
             if key in seen or len(out.get(op.name, [])) >= SEEDS_PER_OP:
                 continue
@@ -208,19 +208,25 @@ def attr_mutations(
         if name == "operandSegmentSizes":
             continue
         d = spec.attr_def(name)
-        if d is not None and d.optional:
+        if d is not None and (d.optional or d.default is not None):  # may be left out
             m = inst.copy()
             del m.attrs[name]
             yield f"drop {name}", m
         yield from _value_mutations(inst, spec, name, a)
-    for d in spec.attrs:  # optional attributes another seed carries
+    for d in spec.attrs:  # optional attributes: as another seed has it, else a sample value
         if d.optional and d.name not in inst.attrs:
-            for o in others:
-                if d.name in o.attrs:
-                    m = inst.copy()
-                    m.attrs[d.name] = o.attrs[d.name]
-                    yield f"add {d.name}", m
+            value = next((o.attrs[d.name] for o in others if d.name in o.attrs), None)
+            for sample in (16, 1, True, "fast", [0]):
+                if value is not None:
                     break
+                try:
+                    value = d.kind.convert(sample)
+                except ValueError:
+                    continue
+            if value is not None:
+                m = inst.copy()
+                m.attrs[d.name] = value
+                yield f"add {d.name}", m
 
 
 def _value_mutations(

@@ -49,6 +49,12 @@ def flatten_dense(literal: object, shape: tuple[int, ...], elem: Type) -> tuple[
     """Flat element values; a single (splat) value stays a one-element tuple."""
     if isinstance(literal, str):  # "0x..." hex blob: raw little-endian element data
         raw = bytes.fromhex(literal.removeprefix("0x"))
+        if isinstance(elem, IntegerType) and elem.width == 1:  # i1: bit-packed, LSB first
+            n = math.prod(shape)
+            if len(raw) != (n + 7) // 8:
+                raise ValueError(f"elements hex data size is invalid for {n} i1 elements")
+            bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")[:n]
+            return tuple(bool(b) for b in bits)
         dtype = {"f16": "<f2", "f32": "<f4", "f64": "<f8"}.get(str(elem))
         if dtype is None and isinstance(elem, (IntegerType, IndexType)):
             width = 64 if isinstance(elem, IndexType) else max(8, elem.width)

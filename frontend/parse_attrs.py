@@ -384,10 +384,7 @@ class AttrParser(TypeParser):
         f = self.try_regex(FLOAT)
         if f is not None:
             return float(f)
-        for word, value in (("inf", float("inf")), ("nan", float("nan"))):
-            if self.try_keyword(word):
-                return value
-        self.skip_ws()
+        self.skip_ws()  # no `inf`/`nan` words: MLIR spells them as hex bit patterns
         hex_start = self.pos
         v = self.expect_int("dense element")
         if self.text.startswith("0x", hex_start):

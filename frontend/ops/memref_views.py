@@ -19,7 +19,7 @@ from frontend.ir import Operation
 from frontend.ops import register
 from frontend.ops.common import fail, ints
 from frontend.ops.kinds import AFFINE_MAP, I64, I64_LIST
-from frontend.ops.memref import ANY_MEMREF
+from frontend.ops.memref import ANY_MEMREF, layout_of
 from frontend.ops.runtime import SemanticsError, mixed
 from frontend.ops.spec import (
     DYNAMIC_INDEX,
@@ -61,24 +61,6 @@ REASSOCIATION = AttrKind(
 
 
 # -- layouts ----------------------------------------------------------------------------------
-def layout_of(t: MemRefType) -> tuple[tuple[int | None, ...], int | None] | None:
-    """(strides, offset) of a memref type (None entries are dynamic); None when the layout is
-    an affine map that is not strided."""
-    if isinstance(t.layout, StridedLayoutAttr):
-        return tuple(t.layout.strides), t.layout.offset
-    if t.layout is None or (
-        isinstance(t.layout, AffineMapAttr) and t.layout.map.is_permutation()
-        and t.layout.map.result_positions() == tuple(range(t.rank))
-    ):
-        strides: list[int | None] = []
-        acc: int | None = 1
-        for s in reversed(t.shape):
-            strides.append(acc)
-            acc = None if acc is None or s is None else acc * s
-        return tuple(reversed(strides)), 0
-    return None
-
-
 def _check_view(mem: MemRef, t: Any, what: str) -> MemRef:
     """Fault when a view's runtime sizes, strides or offset contradict its static type (UB in
     MLIR; a silently wrong view here)."""
@@ -132,18 +114,30 @@ def _verify_reinterpret(op: Operation) -> None:
         if len(ints(a[name])) != res.rank:
             raise fail(op, f"expected {res.rank} {name[7:]} values")
     for i, (s, r) in enumerate(zip(ints(a["static_sizes"]), res.shape)):
-        if s != DYNAMIC_INDEX and r is not None and s != r:
-            raise fail(op, f"expected result type with size = {s} instead of {r} in dim = {i}")
+        if _static(s) != r:
+            raise fail(op, f"expected result type with size = {_show(s)} instead of {_show(r)} "
+                           f"in dim = {i}")
     lay = layout_of(res)
     if lay is None:
         raise fail(op, "expected result type to have strided layout")
     strides, offset = lay
     off = ints(a["static_offsets"])[0]
-    if off != DYNAMIC_INDEX and offset != (off if off != DYNAMIC_INDEX else None):
-        raise fail(op, f"expected result type with offset = {off} instead of {offset}")
+    if _static(off) != offset:
+        raise fail(op, f"expected result type with offset = {_show(off)} instead of "
+                       f"{_show(offset)}")
     for i, (s, r) in enumerate(zip(ints(a["static_strides"]), strides)):
-        if s != DYNAMIC_INDEX and s != r:
-            raise fail(op, f"expected result type with stride = {s} instead of {r} in dim = {i}")
+        if _static(s) != r:
+            raise fail(op, f"expected result type with stride = {_show(s)} instead of "
+                           f"{_show(r)} in dim = {i}")
+
+
+def _static(v: int) -> int | None:
+    """A static-list entry as a type dim: None for the dynamic marker."""
+    return None if v == DYNAMIC_INDEX else v
+
+
+def _show(v: int | None) -> str:
+    return "dynamic" if v is None or v == DYNAMIC_INDEX else str(v)
 
 
 def _eval_reinterpret(
@@ -198,7 +192,7 @@ def _verify_expand(op: Operation) -> None:
         raise fail(op, f"expected number of static shape dims to be equal to the output rank "
                        f"({res.rank}) but found {len(static)} inputs instead")
     for i, (s, r) in enumerate(zip(static, res.shape)):
-        if s != DYNAMIC_INDEX and r is not None and s != r:
+        if _static(s) != r:
             raise fail(op, f"invalid output shape provided at pos {i}")
     if len(op.operand_groups()["output_shape"]) != sum(s == DYNAMIC_INDEX for s in static):
         raise fail(op, "mismatch in dynamic dims in output_shape and static_output_shape")

@@ -192,6 +192,9 @@ class OpSpec:
     parse: Callable[..., Any] | None = None  # custom parser: (parser, state) -> None
     print: Callable[..., str] | None = None  # custom printer: (printer, op) -> str
     infer: Callable[..., list[Type]] | None = None  # result types from operand types + attrs
+    # A generic form's result types must equal ``infer``'s exactly; False: scalable flags may
+    # differ (MLIR ops without type inference whose verifier compares dim sizes only).
+    infer_scalable: bool = True
     verify: Callable[[Operation], None] | None = None  # raises VerifyError via op_error
     # numpy semantics: ``eval(ctx, op, *operands)``, one argument per declared operand (single:
     # the value, optional: the value or None, variadic: a list). ``ctx`` is the interpreter
