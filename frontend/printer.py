@@ -20,7 +20,7 @@ from frontend.attributes import (
 )
 from frontend.fastprint import CompiledPrinter, compile_printer
 from frontend.format import compile_format, print_format
-from frontend.ir import Block, Module, Operation, Region, Value, gc_paused
+from frontend.ir import Block, Module, Operation, Region, Value, gc_paused, use_printer
 from frontend.ops.spec import OpSpec
 
 
@@ -229,6 +229,9 @@ def print_op(op: Operation, generic: bool = False, version: int = 22) -> str:
 
 def show_attribute(a: Attribute) -> str:
     return str(a)
+
+
+use_printer(print_module)  # str(module) prints it
 
 
 __all__ = ["Block", "Printer", "print_module", "print_op"]

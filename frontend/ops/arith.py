@@ -13,7 +13,7 @@ from frontend.attributes import (
     IntegerAttr,
 )
 from frontend.ir import Operation
-from frontend.ops import register
+from frontend.ops.registry import register
 from frontend.ops.common import fail
 from frontend.ops.kinds import FASTMATH, OVERFLOW, ROUNDING, TYPED_VALUE, predicate_kind
 from frontend.ops.runtime import constant, elem

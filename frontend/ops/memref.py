@@ -17,7 +17,7 @@ from frontend.attributes import (
     format_symbol,
 )
 from frontend.ir import Operation
-from frontend.ops import register
+from frontend.ops.registry import register
 from frontend.ops.common import fail, ints
 from frontend.ops.kinds import ANY_ATTR, I64, I64_LIST, STRING, SYMBOL_NAME, SYMBOL_REF, TYPE, UNIT
 from frontend.ops.runtime import SemanticsError, elem, mixed, no_op, shape

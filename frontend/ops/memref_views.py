@@ -16,7 +16,7 @@ import numpy as np
 
 from frontend.attributes import AffineMapAttr, ArrayAttr, IntegerAttr, StridedLayoutAttr
 from frontend.ir import Operation
-from frontend.ops import register
+from frontend.ops.registry import register
 from frontend.ops.common import fail, ints
 from frontend.ops.kinds import AFFINE_MAP, I64, I64_LIST
 from frontend.ops.memref import ANY_MEMREF, layout_of

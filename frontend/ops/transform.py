@@ -14,7 +14,7 @@ from typing import Any
 
 from frontend.attributes import StringAttr, format_symbol
 from frontend.ir import Module, Operation
-from frontend.ops import register
+from frontend.ops.registry import register
 from frontend.ops.common import fail
 from frontend.ops.kinds import STRING, SYMBOL_NAME
 from frontend.ops.runtime import no_op

@@ -9,7 +9,7 @@ wrong, see SEED-INVENTORY §6), the result-type rule, the verifier and the numpy
 from __future__ import annotations
 
 from frontend.attributes import EnumAttr
-from frontend.ops import register
+from frontend.ops.registry import register
 from frontend.ops import vector_eval as ve
 from frontend.ops import vector_shapes as vs
 from frontend.ops import vector_verify as vv

@@ -6,7 +6,7 @@ Specs as in ``frontend.ops.vector``: format from the seed, type rules, numpy sem
 
 from __future__ import annotations
 
-from frontend.ops import register
+from frontend.ops.registry import register
 from frontend.ops import vector_eval as ve
 from frontend.ops import vector_shapes as vs
 from frontend.ops import vector_verify as vv
