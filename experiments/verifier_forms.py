@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from frontend import MLIRError, parse, print_module
+from frontend.affine import AffineMap
 from frontend.attributes import (
     AffineMapAttr,
     ArrayAttr,
@@ -81,7 +82,8 @@ def seed_ops() -> dict[str, list[Operation]]:
         except MLIRError:
             continue
         for op in module.walk():
-            if op.regions or op.name in ("func.func", "func.return", "func.call") or op.spec is None:
+            skip = ("func.func", "func.return", "func.call")
+            if op.regions or op.name in skip or op.spec is None:
                 continue
             if op.name.startswith("transform.") or op.spec.has(SYMBOL):
                 continue  # symbols (memref.global) live at the top level, not in a function
@@ -242,7 +244,8 @@ def _value_mutations(
         is_bool = a.element == "i1"
         if is_bool:
             for i in range(len(vals)):
-                yield f"{name}[{i}] flip", with_attr(DenseArrayAttr(a.element, _set(vals, i, not vals[i])))
+                flipped = DenseArrayAttr(a.element, _set(vals, i, not vals[i]))
+                yield f"{name}[{i}] flip", with_attr(flipped)
         else:
             for i, v in enumerate(vals):
                 if v == DYNAMIC_INDEX:
@@ -274,9 +277,11 @@ def _value_mutations(
         mp = a.map
         res = list(mp.results)
         if len(res) > 1:
-            yield f"{name} swapped", with_attr(AffineMapAttr(type(mp)(mp.num_dims, mp.num_symbols, tuple([res[1], res[0]] + res[2:]))))
-            yield f"{name} shorter", with_attr(AffineMapAttr(type(mp)(mp.num_dims, mp.num_symbols, tuple(res[1:]))))
-        yield f"{name} identity", with_attr(AffineMapAttr(type(mp).identity(mp.num_dims)))
+            swapped = tuple([res[1], res[0]] + res[2:])
+            yield f"{name} swapped", with_attr(AffineMapAttr(AffineMap(mp.num_dims, 0, swapped)))
+            shorter = tuple(res[1:])
+            yield f"{name} shorter", with_attr(AffineMapAttr(AffineMap(mp.num_dims, 0, shorter)))
+        yield f"{name} identity", with_attr(AffineMapAttr(AffineMap.identity(mp.num_dims)))
 
 
 def _is_bool(a: Attribute) -> bool:
@@ -310,10 +315,14 @@ def _add_dynamic(m: Instance, spec: OpSpec, operand: str, vals: list, i: int) ->
 
 
 # -- dense literals -----------------------------------------------------------------------
-_SPELLINGS_INT = ("1", "-1", "0", "[1, 0, 1, 0]", "[[1, 0], [1, 0]]", "true", "[true, false, true, false]",
-                  "2", "-2", "255", "256", "-129", "1.5", '"0x01000000"', "[1, 0]", "[]")
-_SPELLINGS_FLOAT = ("1.5", "-0.0", "1", "[1.0, 2.0, 3.0, 4.0]", "[[1.0, 2.0], [3.0, 4.0]]",
-                    "0x3C00", "0x7FC00000", "true", "1.0e+39", "[1.0, 2.0]", "[]", "inf")
+_SPELLINGS_INT = (
+    "1", "-1", "0", "[1, 0, 1, 0]", "[[1, 0], [1, 0]]", "true", "[true, false, true, false]",
+    "2", "-2", "255", "256", "-129", "1.5", '"0x01000000"', "[1, 0]", "[]",
+)  # fmt: skip
+_SPELLINGS_FLOAT = (
+    "1.5", "-0.0", "1", "[1.0, 2.0, 3.0, 4.0]", "[[1.0, 2.0], [3.0, 4.0]]", "0x3C00",
+    "0x7FC00000", "true", "1.0e+39", "[1.0, 2.0]", "[]", "inf",
+)  # fmt: skip
 
 
 def dense_forms() -> Iterator[tuple[str, str]]:

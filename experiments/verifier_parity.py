@@ -131,7 +131,8 @@ def compare(forms: list[Form]) -> Report:
     ours = {f.name: eqsat_accepts(f) for f in forms}
     theirs: dict[str, bool] = {}
     for version in sorted({f.version for f in forms}):
-        theirs.update(mlir_accepts({f.name: f.text for f in forms if f.version == version}, version))
+        texts = {f.name: f.text for f in forms if f.version == version}
+        theirs.update(mlir_accepts(texts, version))
     printed: dict[int, dict[str, str]] = {}
     for f in forms:
         ok, detail = ours[f.name]

@@ -4,7 +4,8 @@
 ``printMemref<T>`` prints the descriptor, then the data as nested brackets (measured,
 mlir-runner-22)::
 
-    Unranked Memref base@ = 0x55ae4395ea50 rank = 2 offset = 7 sizes = [2, 2] strides = [6, 1] data =
+    Unranked Memref base@ = 0x55ae4395ea50 rank = 2 offset = 7 sizes = [2, 2] strides = [6, 1] \
+data =
     [[2.5,   0],
      [0,   0]]
 
@@ -18,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-import numpy as np
 
 from frontend.semantics_core import SemanticsError
 from frontend.semantics_memory import MemRef

@@ -39,7 +39,8 @@ from frontend.semantics import MemRef
 from frontend.semantics_core import dtype_of
 from frontend.types import IndexType, IntegerType, MemRefType, VectorType
 
-VIEW = frozenset({READS})  # aliases its source: ordered by the memory state, never merged across a write
+# A view aliases its source: ordered by the memory state, never merged across a write.
+VIEW = frozenset({READS})
 
 _I8 = IntegerType(8)
 #: ``16`` (a bare i32, as assume_alignment spells it).
