@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import struct
 
 import numpy as np
 
@@ -10,12 +11,29 @@ from frontend.attributes import fit_int, round_float
 from frontend.types import FloatType, IndexType, IntegerType, Type
 
 
+_FLOAT_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
+
+
+def bits_to_float(bits: int, type_name: str) -> float:
+    """A float from its IEEE bit pattern (``0x7FC00000 : f32`` is a NaN)."""
+    width = _FLOAT_BITS.get(type_name)
+    if width is None:
+        raise ValueError(f"hexadecimal float literals of type {type_name} are not supported")
+    if not 0 <= bits < (1 << width):
+        raise ValueError(f"hexadecimal float constant out of range for type {type_name}")
+    if type_name == "f16":
+        return struct.unpack("<e", bits.to_bytes(2, "little"))[0]
+    if type_name == "bf16":
+        return struct.unpack("<f", (bits << 16).to_bytes(4, "little"))[0]
+    if type_name == "f32":
+        return struct.unpack("<f", bits.to_bytes(4, "little"))[0]
+    return struct.unpack("<d", bits.to_bytes(8, "little"))[0]
+
+
 def _element(value: object, elem: Type) -> object:
     if isinstance(value, tuple) and value and value[0] == "hex":
         bits = value[1]
         if isinstance(elem, FloatType):
-            from frontend.parse_attrs import bits_to_float
-
             return bits_to_float(bits, elem.name)
         value = bits
     if isinstance(elem, IntegerType) and elem.width == 1:
