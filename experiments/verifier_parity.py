@@ -22,8 +22,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from experiments.verifier_forms import Form, generate
-from frontend import MLIRError, parse, print_module
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from experiments.verifier_forms import Form, generate  # noqa: E402
+from frontend import MLIRError, parse, print_module  # noqa: E402
 
 BATCH = 400
 _FUNC = re.compile(r"func\.func @(f\d+)\(")
@@ -181,5 +183,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     sys.exit(main())
