@@ -40,6 +40,7 @@ MASKABLE = "maskable"  # may sit inside vector.mask
 ISOLATED = "isolated"  # regions do not see outer values (func.func)
 SYMBOL = "symbol"  # defines a symbol (func.func, memref.global)
 COMMUTATIVE = "commutative"
+VERBATIM = "verbatim"  # kept as written: printed in its own form even in generic mode
 
 DYNAMIC_INDEX = -(2**63)  # MLIR's ShapedType::kDynamic marker inside static index lists
 

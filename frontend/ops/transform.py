@@ -18,7 +18,7 @@ from frontend.ops.registry import register
 from frontend.ops.common import fail
 from frontend.ops.kinds import STRING, SYMBOL_NAME
 from frontend.ops.runtime import no_op
-from frontend.ops.spec import SYMBOL, Attr, OpSpec
+from frontend.ops.spec import SYMBOL, VERBATIM, Attr, OpSpec
 
 #: The transform ops that pick a vector lowering: the op they lower, the MLIR 22 strategy
 #: names they accept (their ``lowering_strategy`` enum) and the default when it is elided.
@@ -110,7 +110,7 @@ register(
         "transform.named_sequence",
         "A transform script (kept verbatim; its vector lowering choices are read as data)",
         attrs=(Attr("sym_name", SYMBOL_NAME), Attr("body", STRING)),
-        traits=frozenset({SYMBOL}),
+        traits=frozenset({SYMBOL, VERBATIM}),
         parse=_parse_named_sequence,
         print=_print_named_sequence,
         verify=_verify_named_sequence,
