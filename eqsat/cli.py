@@ -40,7 +40,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
         return 1
     try:
-        Interpreter(module, vscale=args.vscale, out=sys.stdout).call(args.entry)
+        Interpreter(
+            module,
+            vscale=args.vscale,
+            out=sys.stdout,
+            matrix_layout=args.matrix_layout,
+            strict_bounds=args.strict,
+        ).call(args.entry)
     finally:
         sys.stdout.flush()
     return 0
@@ -67,6 +73,19 @@ def build_parser() -> argparse.ArgumentParser:
         type=positive,
         default=1,
         help="runtime vscale of scalable vectors (default: 1)",
+    )
+    r.add_argument(
+        "--matrix-layout",
+        choices=["row-major", "column-major"],
+        default="row-major",
+        help="layout of the flat matrices of vector.flat_transpose / vector.matrix_multiply, as "
+        "LLVM's -matrix-default-layout (default: row-major)",
+    )
+    r.add_argument(
+        "--strict",
+        action="store_true",
+        help="fault on a transfer marked in_bounds that reaches past a dimension (default: read "
+        "or write the flat memory as MLIR does, with a warning)",
     )
     r.set_defaults(run=cmd_run)
     add_commands(sub)

@@ -20,10 +20,11 @@ def _native(spec: str | None) -> dict[str, int]:
     return out
 
 
-def _costs(args: argparse.Namespace) -> object:
+def _costs(args: argparse.Namespace, forced: dict[str, float] | None = None) -> object:
+    """The cost model: ``forced`` (the module's transform script), then --costs, then --cost."""
     from eqsat.cost import load_costs, vv_cost
 
-    overrides: dict[str, float] = {}
+    overrides: dict[str, float] = dict(forced or {})
     if args.costs:
         try:
             overrides.update(load_costs(args.costs))
@@ -39,15 +40,17 @@ def _costs(args: argparse.Namespace) -> object:
 
 
 def cmd_opt(args: argparse.Namespace) -> int:
+    from eqsat.forced_strategies import module_cost_overrides
     from eqsat.optimize import Budget, optimize_module
 
     text, name = read_input(args.file)
     module = parse(text, name)
+    forced = module_cost_overrides(module)  # lowering choices of a transform.named_sequence
     budget = Budget(iterations=args.max_iterations, nodes=args.max_nodes, seconds=args.max_seconds)
     result = optimize_module(
         module,
         budget=budget,
-        cost=_costs(args),  # type: ignore[arg-type]
+        cost=_costs(args, forced),  # type: ignore[arg-type]
         extra_rule_paths=tuple(args.rules or ()),
         native=_native(args.native),
         fast_math=args.fast_math,

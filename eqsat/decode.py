@@ -294,7 +294,11 @@ class _BlockDecoder:
         """Emit the state chain up to ``s`` and every read of ``s`` before ``s`` is consumed."""
         self.state(s)
         for r in self.reads.pop(id(s), []):
-            self.value(r)
+            c = by_constructor().get(r.op)
+            if c is not None and c.sort == "Multi":  # a read with several results
+                self.multi(r)
+            else:
+                self.value(r)
 
     def op(self, t: Term) -> Operation:
         c: Constructor | None = by_constructor().get(t.op)

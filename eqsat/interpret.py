@@ -20,11 +20,13 @@ from typing import Any, TextIO
 import numpy as np
 
 from frontend.attributes import DenseElementsAttr
-from frontend.errors import RuntimeFault
+from frontend.errors import MLIRError, RuntimeFault
 from frontend.ir import Block, Module, Operation, Region, Value
 from frontend.ops.runtime import attr_value, elem, shape
 from frontend.ops.spec import OPTIONAL, SINGLE, TERMINATOR, VARIADIC
 from frontend.semantics import MemRef, SemanticsError, as_elem, dtype_of
+from frontend.runtime_functions import RUNTIME_FUNCTIONS
+from frontend.semantics_vector import MATRIX_LAYOUTS
 from frontend.types import FunctionType, MemRefType, TensorType, Type, VectorType
 
 __all__ = ["Interpreter", "RuntimeFault", "run_function"]
@@ -92,11 +94,29 @@ class Interpreter:
     writes to ``out`` (default: sys.stdout). The module must not change while it is in use:
     blocks are planned once and the plans are cached."""
 
-    def __init__(self, module: Module, vscale: int = 1, out: TextIO | None = None) -> None:
+    def __init__(
+        self,
+        module: Module,
+        vscale: int = 1,
+        out: TextIO | None = None,
+        matrix_layout: str = "row-major",
+        strict_bounds: bool = False,
+        err: TextIO | None = None,
+    ) -> None:
         if vscale < 1:
             raise ValueError(f"vscale must be >= 1, got {vscale}")
+        if matrix_layout not in MATRIX_LAYOUTS:
+            raise ValueError(f"matrix_layout must be one of {MATRIX_LAYOUTS}: {matrix_layout!r}")
         self.module = module
         self.vscale = vscale
+        self.matrix_layout = matrix_layout
+        # A transfer marked in_bounds that reaches past a dimension (inside its allocation):
+        # MLIR reads/writes the flat memory; we do the same and warn once per op on `err`
+        # (default sys.stderr), or fault when `strict_bounds`.
+        self.strict_bounds = strict_bounds
+        self.err = err
+        self.warnings: list[str] = []
+        self._warned: set[Operation] = set()
         self.out: TextIO = out if out is not None else sys.stdout
         self.mask: Any = None
         self._env: dict[Value, Any] = {}
@@ -105,6 +125,15 @@ class Interpreter:
         self._globals: dict[str, MemRef] = {}
         self._funcs = module.functions()
         self._depth = 0
+
+    def warn(self, op: Operation, message: str) -> None:
+        """Report ``message`` at ``op``'s location, once per op (``FILE:LINE:COL: warning:``)."""
+        if op in self._warned:
+            return
+        self._warned.add(op)
+        text = str(MLIRError(message, op.loc, kind="warning"))
+        self.warnings.append(text)
+        print(text, file=self.err if self.err is not None else sys.stderr)
 
     # ------------------------------------------------------------------ Python API
 
@@ -198,8 +227,12 @@ class Interpreter:
         """Call function @name with runtime values; a fresh frame of SSA values."""
         func = self._funcs.get(name)
         if func is None or not func.regions or not func.regions[0].blocks:
+            runtime = RUNTIME_FUNCTIONS.get(name)
+            if func is not None and runtime is not None:  # declared, provided by the runner
+                return runtime(self.out, args)
             what = "unknown function" if func is None else "function without a body"
-            raise SemanticsError(f"call to {what} @{name}")
+            hint = " (unsupported runtime function)" if func is not None else ""
+            raise SemanticsError(f"call to {what} @{name}{hint}")
         if self._depth >= MAX_CALL_DEPTH:
             raise SemanticsError(f"calls nested deeper than {MAX_CALL_DEPTH} (runaway recursion?)")
         saved, self._env = self._env, {}
@@ -297,7 +330,11 @@ def _from_runtime(v: Any) -> Any:
 
 
 def run_function(
-    module: Module, name: str = "entry", vscale: int = 1, out: TextIO | None = None
+    module: Module,
+    name: str = "entry",
+    vscale: int = 1,
+    out: TextIO | None = None,
+    matrix_layout: str = "row-major",
 ) -> Any:
     """Run a function of `module` (no arguments) and return its results (see Interpreter.call)."""
-    return Interpreter(module, vscale=vscale, out=out).call(name)
+    return Interpreter(module, vscale=vscale, out=out, matrix_layout=matrix_layout).call(name)

@@ -35,13 +35,15 @@ _BARE_SYMBOL = re.compile(r"[A-Za-z_$.][\w$.\-]*")
 def fit_int(value: int, t: Type) -> int | None:
     """``value`` as MLIR stores it in ``t`` (``255 : i8`` is -1), or None if it does not fit.
 
-    Signless and signed integers wrap from the unsigned range, as MLIR's APInt does; ``i1``
-    stays 0/1 (it prints as ``false``/``true``).
+    Signless integers wrap from the unsigned range, as MLIR's APInt does (``siN`` does not:
+    MLIR rejects ``255 : si8``); ``i1`` stays 0/1 (it prints as ``false``/``true``).
     """
     width = 64 if isinstance(t, IndexType) else t.width  # type: ignore[attr-defined]
     unsigned = isinstance(t, IntegerType) and t.signedness == "unsigned"
+    signed = isinstance(t, IntegerType) and t.signedness == "signed"
     lo = 0 if unsigned else -(1 << (width - 1))
-    if not lo <= value < (1 << width):
+    hi = 1 << (width - 1 if signed and width > 1 else width)  # siN: no wrap from the top
+    if not lo <= value < hi:
         return None
     if unsigned or width == 1 or value < (1 << (width - 1)):
         return value if width != 1 else value & 1

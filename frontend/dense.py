@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import struct
 
 import numpy as np
 
@@ -10,18 +11,39 @@ from frontend.attributes import fit_int, round_float
 from frontend.types import FloatType, IndexType, IntegerType, Type
 
 
+_FLOAT_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
+
+
+def bits_to_float(bits: int, type_name: str) -> float:
+    """A float from its IEEE bit pattern (``0x7FC00000 : f32`` is a NaN)."""
+    width = _FLOAT_BITS.get(type_name)
+    if width is None:
+        raise ValueError(f"hexadecimal float literals of type {type_name} are not supported")
+    if not 0 <= bits < (1 << width):
+        raise ValueError(f"hexadecimal float constant out of range for type {type_name}")
+    if type_name == "f16":
+        return struct.unpack("<e", bits.to_bytes(2, "little"))[0]
+    if type_name == "bf16":
+        return struct.unpack("<f", (bits << 16).to_bytes(4, "little"))[0]
+    if type_name == "f32":
+        return struct.unpack("<f", bits.to_bytes(4, "little"))[0]
+    return struct.unpack("<d", bits.to_bytes(8, "little"))[0]
+
+
 def _element(value: object, elem: Type) -> object:
     if isinstance(value, tuple) and value and value[0] == "hex":
         bits = value[1]
         if isinstance(elem, FloatType):
-            from frontend.parse_attrs import bits_to_float
-
             return bits_to_float(bits, elem.name)
         value = bits
     if isinstance(elem, IntegerType) and elem.width == 1:
-        if isinstance(value, bool) or value in (0, 1):
+        # MLIR reads an i1 element as true/false or as the integers -1, 0, 1 (-1 is the all-ones
+        # bit pattern, i.e. true); anything else is out of range.
+        if isinstance(value, bool) or (isinstance(value, int) and value in (-1, 0, 1)):
             return bool(value)
-        raise ValueError(f"expected a boolean (true/false) for an i1 element, found {value}")
+        if isinstance(value, float):
+            raise ValueError(f"expected a boolean (true/false) for an i1 element, found {value}")
+        raise ValueError(f"integer constant {value} out of range for type i1")
     if isinstance(elem, (IntegerType, IndexType)):
         if isinstance(value, (float, bool)):
             raise ValueError(f"expected an integer element of type {elem}, found {value}")  # noqa: TRY004
@@ -45,6 +67,12 @@ def flatten_dense(literal: object, shape: tuple[int, ...], elem: Type) -> tuple[
     """Flat element values; a single (splat) value stays a one-element tuple."""
     if isinstance(literal, str):  # "0x..." hex blob: raw little-endian element data
         raw = bytes.fromhex(literal.removeprefix("0x"))
+        if isinstance(elem, IntegerType) and elem.width == 1:  # i1: bit-packed, LSB first
+            n = math.prod(shape)
+            if len(raw) != (n + 7) // 8:
+                raise ValueError(f"elements hex data size is invalid for {n} i1 elements")
+            bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")[:n]
+            return tuple(bool(b) for b in bits)
         dtype = {"f16": "<f2", "f32": "<f4", "f64": "<f8"}.get(str(elem))
         if dtype is None and isinstance(elem, (IntegerType, IndexType)):
             width = 64 if isinstance(elem, IndexType) else max(8, elem.width)

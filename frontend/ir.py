@@ -4,6 +4,10 @@ Types and attributes are immutable values (``frontend.types``, ``frontend.attrib
 operations are mutable containers so that builders and rewriters can edit them. Each
 operation knows its ``OpSpec`` (``frontend.ops``), the single description of its syntax,
 types and semantics.
+
+This module is the bottom layer: it imports no op table, parser or printer. The op table
+installs its lookup (``use_op_table``) and the printer its module printer (``use_printer``)
+when they are imported; ``import frontend`` imports both.
 """
 
 from __future__ import annotations
@@ -15,11 +19,25 @@ from typing import TYPE_CHECKING, Any
 
 from frontend.attributes import Attribute
 from frontend.errors import Source, SourceLoc
-from frontend.ops import lookup
 from frontend.types import Type
 
 if TYPE_CHECKING:
-    from frontend.ops.spec import OpSpec
+    from collections.abc import Callable
+
+_lookup: Callable[[str], Any] = lambda name: None  # noqa: E731 - until the op table installs
+_print_module: Callable[[Module], str] | None = None
+
+
+def use_op_table(lookup: Callable[[str], Any]) -> None:
+    """Install the op table's ``lookup(name) -> OpSpec | None`` (done by ``frontend.ops``)."""
+    global _lookup
+    _lookup = lookup
+
+
+def use_printer(print_module: Callable[[Module], str]) -> None:
+    """Install how a ``Module`` prints itself (done by ``frontend.printer``)."""
+    global _print_module
+    _print_module = print_module
 
 
 @contextmanager
@@ -85,7 +103,7 @@ class Operation:
         loc: SourceLoc | None = None,
     ) -> None:
         self.name = name
-        self.spec: OpSpec | None = lookup(name)
+        self.spec: Any = _lookup(name)  # the OpSpec, or None for an unknown op
         self.operands = list(operands or [])
         self.results = [Value(t, self, i) for i, t in enumerate(result_types or [])]
         self.attributes = dict(attributes or {})
@@ -154,7 +172,7 @@ _new = object.__new__
 
 
 def make_op(
-    spec: OpSpec,
+    spec: Any,
     operands: list[Value],
     attributes: dict[str, Attribute],
     source: Source,
@@ -263,6 +281,6 @@ class Module:
             yield from op.walk()
 
     def __str__(self) -> str:
-        from frontend.printer import print_module
-
-        return print_module(self)
+        if _print_module is None:
+            return f"<Module of {len(self.body.ops)} ops; import frontend.printer to print it>"
+        return _print_module(self)

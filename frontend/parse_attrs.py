@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-import struct
 
 from frontend.affine import (
     AffineBinary,
@@ -33,6 +32,7 @@ from frontend.attributes import (
     fit_int,
     round_float,
 )
+from frontend.dense import bits_to_float
 from frontend.lexer import ALIAS_ID, FLOAT, SYMBOL_ID, unquote
 from frontend.parse_types import TypeParser
 from frontend.types import (
@@ -395,10 +395,7 @@ class AttrParser(TypeParser):
         f = self.try_regex(FLOAT)
         if f is not None:
             return float(f)
-        for word, value in (("inf", float("inf")), ("nan", float("nan"))):
-            if self.try_keyword(word):
-                return value
-        self.skip_ws()
+        self.skip_ws()  # no `inf`/`nan` words: MLIR spells them as hex bit patterns
         hex_start = self.pos
         v = self.expect_int("dense element")
         if self.text.startswith("0x", hex_start):
@@ -440,25 +437,6 @@ def _negate(e: AffineExpr) -> AffineExpr:
     if isinstance(e, AffineConstant):
         return AffineConstant(-e.value)
     return AffineBinary("*", e, AffineConstant(-1))
-
-
-_FLOAT_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
-
-
-def bits_to_float(bits: int, type_name: str) -> float:
-    """A float from its IEEE bit pattern (``0x7FC00000 : f32`` is a NaN)."""
-    width = _FLOAT_BITS.get(type_name)
-    if width is None:
-        raise ValueError(f"hexadecimal float literals of type {type_name} are not supported")
-    if not 0 <= bits < (1 << width):
-        raise ValueError(f"hexadecimal float constant out of range for type {type_name}")
-    if type_name == "f16":
-        return struct.unpack("<e", bits.to_bytes(2, "little"))[0]
-    if type_name == "bf16":
-        return struct.unpack("<f", (bits << 16).to_bytes(4, "little"))[0]
-    if type_name == "f32":
-        return struct.unpack("<f", bits.to_bytes(4, "little"))[0]
-    return struct.unpack("<d", bits.to_bytes(8, "little"))[0]
 
 
 _KEYWORD_ATTRS = {

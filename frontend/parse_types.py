@@ -201,7 +201,7 @@ class TypeParser(Lexer):
     def _memref(self) -> Type:
         self.pos += len("memref<")
         if self.try_punct("*"):
-            self.expect_keyword("x")
+            self.expect_punct("x", "after '*' in an unranked memref")  # `*xf32` is one token
             elem = self.parse_type("memref element type")
             space = self.parse_attribute() if self.try_punct(",") else None
             self.expect_punct(">")
@@ -223,7 +223,7 @@ class TypeParser(Lexer):
     def _tensor(self) -> Type:
         self.pos += len("tensor<")
         if self.try_punct("*"):
-            self.expect_keyword("x")
+            self.expect_punct("x", "after '*' in an unranked tensor")
             elem = self.parse_type()
             self.expect_punct(">")
             return UnrankedTensorType(elem)

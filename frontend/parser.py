@@ -19,7 +19,7 @@ from frontend.lexer import BLOCK_ID, SSA_ID
 from frontend.ops import lookup
 from frontend.ops.spec import SINGLE, OpSpec, segments_attr
 from frontend.parse_attrs import AttrParser
-from frontend.types import FunctionType, Type
+from frontend.types import FunctionType, Type, VectorType
 
 # Ops that may be written without their dialect prefix, as MLIR's default dialects allow.
 _DEFAULT_DIALECT = {"return": "func.return", "call": "func.call", "module": "builtin.module"}
@@ -439,7 +439,30 @@ class Parser(AttrParser):
             raise self.error(f"'{name}' needs an operandSegmentSizes property", start)
         if spec.complete is not None:
             spec.complete(op)
+        if spec.infer is not None:
+            self._check_inferred(op, spec)
         return op
+
+    def _check_inferred(self, op: Operation, spec: OpSpec) -> None:
+        """A generic form states its result types: they must be the ones the op infers (as
+        MLIR's InferTypeOpInterface checks); ops whose other rules fail are left to the
+        verifier, which names the broken rule."""
+        try:
+            inferred = spec.infer(op)
+        except (MLIRError, ValueError, KeyError, IndexError, TypeError, AttributeError):
+            return
+        stated = [r.type for r in op.results]
+        same = (
+            list(inferred) == stated
+            if spec.infer_scalable
+            else [_fixed(t) for t in inferred] == [_fixed(t) for t in stated]
+        )
+        if not same:
+            raise VerifyError(
+                f"'{spec.name}' op inferred type(s) {', '.join(map(str, inferred))} are "
+                f"incompatible with return type(s) of operation {', '.join(map(str, stated))}",
+                op.loc,
+            )
 
     # -- top level --------------------------------------------------------------------------
     def parse_top_level(self) -> Module:
@@ -457,11 +480,8 @@ class Parser(AttrParser):
             for op in mod_op.regions[0].blocks[0].ops if mod_op.regions[0].blocks else []:
                 module.body.append(op)
             return module
-        for op in ops:
-            if op.name == "builtin.module":
-                raise self.error(
-                    "a nested 'module' must be the only top-level operation", op.loc and 0
-                )
+        # Other ops beside a module: MLIR wraps them all in an implicit module, so the module
+        # is nested (e.g. the one holding a transform script beside the functions).
         return Module(ops, source=self.file)
 
     def _parse_alias(self) -> None:
@@ -477,6 +497,12 @@ class Parser(AttrParser):
         if name in table:
             raise self.error(f"redefinition of alias {name}", start)
         table[name] = self.parse_type() if is_type else self.parse_attribute()
+
+
+def _fixed(t: Any) -> Any:
+    """A vector type with its scalable flags dropped: MLIR's ops that do not infer their
+    result types (transpose, outerproduct) compare only the shapes."""
+    return VectorType(t.shape, t.element) if isinstance(t, VectorType) and t.is_scalable else t
 
 
 _OP_NAME = re.compile(r"[A-Za-z_][\w$]*(?:\.[\w$]+)*")

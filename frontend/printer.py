@@ -20,8 +20,8 @@ from frontend.attributes import (
 )
 from frontend.fastprint import CompiledPrinter, compile_printer
 from frontend.format import compile_format, print_format
-from frontend.ir import Block, Module, Operation, Region, Value, gc_paused
-from frontend.ops.spec import OpSpec
+from frontend.ir import Block, Module, Operation, Region, Value, gc_paused, use_printer
+from frontend.ops.spec import VERBATIM, OpSpec
 
 
 class Printer:
@@ -110,7 +110,11 @@ class Printer:
             prefix += " = "
         else:
             prefix = self._name_results(op)
-        if self.generic or spec is None or (spec.print is None and spec.format is None):
+        if (
+            spec is None
+            or (self.generic and VERBATIM not in spec.traits)
+            or (spec.print is None and spec.format is None)
+        ):
             return pad + prefix + self.generic_op(op)
         name = op.name
         if name.startswith("func.") and _in_function(op):
@@ -231,6 +235,9 @@ def print_op(op: Operation, generic: bool = False, version: int = 22) -> str:
 
 def show_attribute(a: Attribute) -> str:
     return str(a)
+
+
+use_printer(print_module)  # str(module) prints it
 
 
 __all__ = ["Block", "Printer", "print_module", "print_op"]

@@ -6,14 +6,19 @@ numpy buffer of shape ``(N,) + vector_shape``: ``memref<4x4xf32>`` has ``vector_
 the buffer, so a store through one is visible through the others.
 
 Every access is bounds-checked: where MLIR says "undefined behaviour" (out-of-bounds load/store,
-a set mask bit on an out-of-bounds lane, in_bounds=true that is not, duplicate scatter indices)
-we raise :class:`SemanticsError`. Lanes that are masked off, or out of bounds on a transfer
-dimension that is not declared in-bounds, are not accessed at all.
+a set mask bit on an out-of-bounds lane, duplicate scatter indices) we raise
+:class:`SemanticsError`. Lanes that are masked off, or out of bounds on a transfer dimension that
+is not declared in-bounds, are not accessed at all.
+
+A transfer lane declared ``in_bounds`` that lies past its dimension is, like MLIR's lowering
+(measured, mlir-runner-22), an access to the flat memory at ``offset + sum(index * stride)``:
+allowed while it stays inside the buffer (the callers are told, to warn), a fault beyond it.
+``strict=True`` makes any such lane a fault.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -259,6 +264,17 @@ def _scalar_elems(mem: MemRef, op: str) -> None:
         raise SemanticsError(f"{op} on a memref of vectors ({mem.type_str()}) is not supported")
 
 
+def _unit_minor(mem: MemRef, op: str) -> None:
+    """Masked loads/stores, expandload and compressstore of MLIR 22 access consecutive
+    elements from the first one whatever the minor stride (measured: a maskedload from a
+    stride-5 column view reads the row instead); we fault rather than guess."""
+    if mem.rank and mem.sizes[-1] > 1 and mem.strides[-1] != 1:
+        raise SemanticsError(
+            f"{op} through {mem.type_str()}: a minor stride other than 1 is not supported "
+            "(MLIR's lowering reads consecutive elements there)"
+        )
+
+
 def _read(mem: MemRef, idx: np.ndarray, active: Any, op: str) -> np.ndarray:
     rows = mem.positions(idx, active, f"{op}: memref access")
     if mem.buffer.shape[0] == 0:
@@ -276,19 +292,44 @@ def _write(mem: MemRef, idx: np.ndarray, active: Any, values: Any, op: str) -> N
 # --------------------------------------------------------------------------- load / store
 
 
-def vector_load(mem: MemRef, indices: Sequence[int], shape: Sequence[int]) -> np.ndarray:
+def _outside(mem: MemRef, idx: np.ndarray) -> np.ndarray:
+    """Lanes whose index tuple lies outside the memref's dims."""
+    sizes = np.array(mem.sizes, dtype=np.int64)
+    return ~np.all((idx >= 0) & (idx < sizes), axis=-1)
+
+
+def vector_load(
+    mem: MemRef,
+    indices: Sequence[int],
+    shape: Sequence[int],
+    strict: bool = False,
+    on_past: Callable[[str], None] | None = None,
+) -> np.ndarray:
     """The slice of `shape` starting at indices, spanning the trailing memref dims (a memref
-    of vectors yields its element); any out-of-bounds lane raises."""
+    of vectors yields its element). Lanes past a dim read the flat memory as MLIR's lowering
+    does (``on_past`` is told; a fault beyond the buffer, or any such lane when ``strict``)."""
     shape = tuple(shape)
     if mem.vector_shape:
         if shape != mem.vector_shape:
             raise SemanticsError(f"vector.load of {shape} from {mem.type_str()}")
         return np.asarray(mem.load(indices))
     idx = _slice_index(mem, indices, shape, "vector.load")
-    return np.asarray(_read(mem, idx, True, "vector.load"))
+    past = _outside(mem, idx)
+    if strict or not past.any():
+        return np.asarray(_read(mem, idx, True, "vector.load"))
+    rows = _flat_rows(mem, idx, np.ones(past.shape, np.bool_), past, "vector.load")
+    if on_past is not None:
+        on_past(_past_note(mem, idx, past, "vector.load"))
+    return mem.buffer[rows].copy()
 
 
-def vector_store(mem: MemRef, indices: Sequence[int], value: Any) -> None:
+def vector_store(
+    mem: MemRef,
+    indices: Sequence[int],
+    value: Any,
+    strict: bool = False,
+    on_past: Callable[[str], None] | None = None,
+) -> None:
     """Write value into the slice starting at indices (inverse of vector_load)."""
     v = np.asarray(value)
     if mem.vector_shape:
@@ -297,13 +338,21 @@ def vector_store(mem: MemRef, indices: Sequence[int], value: Any) -> None:
         mem.store(indices, v)
         return
     idx = _slice_index(mem, indices, v.shape, "vector.store")
-    _write(mem, idx, True, v, "vector.store")
+    past = _outside(mem, idx)
+    if strict or not past.any():
+        _write(mem, idx, True, v, "vector.store")
+        return
+    rows = _flat_rows(mem, idx, np.ones(past.shape, np.bool_), past, "vector.store")
+    mem.buffer[rows] = np.broadcast_to(np.asarray(as_elem(v, mem.elem)), past.shape)
+    if on_past is not None:
+        on_past(_past_note(mem, idx, past, "vector.store"))
 
 
 def maskedload(mem: MemRef, indices: Sequence[int], mask: Any, pass_thru: Any) -> np.ndarray:
     """res[v] = mask[v] ? mem[indices + v] : pass_thru[v] (lanes positional, slice as in
     vector.load); masked-off lanes may be out of bounds."""
     _scalar_elems(mem, "vector.maskedload")
+    _unit_minor(mem, "vector.maskedload")
     m = np.asarray(mask, dtype=np.bool_)
     idx = _slice_index(mem, indices, m.shape, "vector.maskedload")
     vals = _read(mem, idx, m, "vector.maskedload")
@@ -313,6 +362,7 @@ def maskedload(mem: MemRef, indices: Sequence[int], mask: Any, pass_thru: Any) -
 def maskedstore(mem: MemRef, indices: Sequence[int], mask: Any, value: Any) -> None:
     """mem[indices + v] = value[v] where mask[v]; other lanes untouched and not accessed."""
     _scalar_elems(mem, "vector.maskedstore")
+    _unit_minor(mem, "vector.maskedstore")
     m = np.asarray(mask, dtype=np.bool_)
     idx = _slice_index(mem, indices, m.shape, "vector.maskedstore")
     _write(mem, idx, m, value, "vector.maskedstore")
@@ -376,6 +426,7 @@ def expandload(mem: MemRef, indices: Sequence[int], mask: Any, pass_thru: Any) -
     """res[..., k] = mask[..., k] ? next consecutive element (per minor row, from the row's
     start) : pass_thru[..., k]."""
     _scalar_elems(mem, "vector.expandload")
+    _unit_minor(mem, "vector.expandload")
     m = np.asarray(mask, dtype=np.bool_)
     idx = _compressed_index(mem, indices, m, "vector.expandload")
     vals = _read(mem, idx, m, "vector.expandload")
@@ -386,6 +437,7 @@ def compressstore(mem: MemRef, indices: Sequence[int], mask: Any, value: Any) ->
     """The mask-selected elements of each minor row of value, written contiguously from the
     row's start."""
     _scalar_elems(mem, "vector.compressstore")
+    _unit_minor(mem, "vector.compressstore")
     m = np.asarray(mask, dtype=np.bool_)
     idx = _compressed_index(mem, indices, m, "vector.compressstore")
     _write(mem, idx, m, value, "vector.compressstore")
@@ -402,8 +454,10 @@ def _transfer_lanes(
     in_bounds: Sequence[bool] | None,
     mask: Any,
     op: str,
-) -> tuple[np.ndarray, np.ndarray]:
-    """(memref index per lane, lane is accessed) for a transfer of the leading vector shape."""
+    strict: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(memref index per lane, lane is accessed, accessed lane lies past a dimension declared
+    in_bounds) for a transfer of the leading vector shape (see the module docstring)."""
     n = len(perm_results)
     if len(lead) != n:
         raise SemanticsError(f"{op}: permutation map has {n} results for a rank-{len(lead)} vector")
@@ -423,6 +477,7 @@ def _transfer_lanes(
             )
     idx = np.broadcast_to(base, lead + (mem.rank,)).copy()
     active = np.ones(lead, np.bool_)
+    past = np.zeros(lead, np.bool_)
     if mask is not None:
         # The mask is indexed like the vector with broadcast dims dropped and the others in
         # memref-dim order (measured with a transposed map, MLIR 22: read and write alike).
@@ -447,14 +502,43 @@ def _transfer_lanes(
         inside = idx[..., j] < mem.sizes[j]
         if inb[t]:
             bad = active & ~inside
-            if bad.any():
+            if bad.any() and strict:
                 first = idx[tuple(np.argwhere(bad)[0])]
                 raise SemanticsError(
                     f"{op}: access {list(map(int, first))} out of bounds for {mem.type_str()} "
                     f"although in_bounds[{t}] is true"
                 )
-        active &= inside
-    return idx, active
+            past |= bad
+        else:
+            active &= inside
+    return idx, active, past & active
+
+
+def _flat_rows(mem: MemRef, idx: np.ndarray, active: Any, past: np.ndarray, op: str) -> Any:
+    """Buffer rows of the accessed lanes: lanes in ``past`` address the flat memory (a fault
+    beyond the buffer), the others are bounds-checked per dimension."""
+    rows = mem.positions(idx, active & ~past, f"{op}: memref access")
+    if past.any():
+        flat = mem.offset + idx[past] @ np.array(mem.strides, dtype=np.int64).reshape(mem.rank)
+        out = (flat < 0) | (flat >= mem.buffer.shape[0])
+        if out.any():
+            first = idx[past][int(np.argmax(out))]
+            raise SemanticsError(
+                f"{op}: access {list(map(int, first))} reaches past the allocation "
+                f"of {mem.type_str()}"
+            )
+        rows = np.array(rows)
+        rows[past] = flat
+    return rows
+
+
+def _past_note(mem: MemRef, idx: np.ndarray, past: np.ndarray, op: str) -> str:
+    first = idx[tuple(np.argwhere(past)[0])]
+    what = op if op in ("vector.load", "vector.store") else f"{op} marked in_bounds"
+    return (
+        f"{what} accesses {list(map(int, first))} past a dimension of "
+        f"{mem.type_str()}; using the flat memory as MLIR does (--strict makes this a fault)"
+    )
 
 
 def transfer_read(
@@ -465,10 +549,13 @@ def transfer_read(
     padding: Any,
     in_bounds: Sequence[bool] | None = None,
     mask: Any = None,
+    strict: bool = False,
+    on_past: Callable[[str], None] | None = None,
 ) -> np.ndarray:
     """res[v] = mem[indices + v placed through the permutation map] (None = broadcast dim,
     adds nothing), or padding for lanes out of bounds on a not-in_bounds dim or masked off.
-    For a memref of vectors, shape ends with the element shape and padding is a vector."""
+    For a memref of vectors, shape ends with the element shape and padding is a vector.
+    In-bounds lanes past their dim read flat memory (``on_past`` is told) unless ``strict``."""
     shape = tuple(shape)
     vs = mem.vector_shape
     lead = shape[: len(shape) - len(vs)]
@@ -476,10 +563,17 @@ def transfer_read(
         raise SemanticsError(f"vector.transfer_read of {shape} from {mem.type_str()}")
     if vs and mask is not None:
         raise SemanticsError("vector.transfer_read: no mask with a memref of vectors")
-    idx, active = _transfer_lanes(
-        mem, indices, perm_results, lead, in_bounds, mask, "vector.transfer_read"
+    op = "vector.transfer_read"
+    idx, active, past = _transfer_lanes(
+        mem, indices, perm_results, lead, in_bounds, mask, op, strict
     )
-    vals = _read(mem, idx, active, "vector.transfer_read")
+    if past.any():
+        rows = _flat_rows(mem, idx, active, past, op)
+        vals = mem.buffer[rows].copy()
+        if on_past is not None:
+            on_past(_past_note(mem, idx, past, op))
+    else:
+        vals = _read(mem, idx, active, op)
     pad = np.asarray(as_elem(padding, mem.elem))
     if pad.shape != vs:
         raise SemanticsError(f"transfer_read padding shape {pad.shape} != element shape {vs}")
@@ -494,9 +588,12 @@ def transfer_write(
     value: Any,
     in_bounds: Sequence[bool] | None = None,
     mask: Any = None,
+    strict: bool = False,
+    on_past: Callable[[str], None] | None = None,
 ) -> None:
     """mem[indices + v placed through the permutation map] = value[v] for lanes in bounds and
-    masked on; others are not written (no broadcast dims allowed)."""
+    masked on; others are not written (no broadcast dims allowed). In-bounds lanes past their
+    dim write flat memory (``on_past`` is told) unless ``strict``."""
     v = np.asarray(value)
     vs = mem.vector_shape
     if any(p is None for p in perm_results):
@@ -506,10 +603,18 @@ def transfer_write(
     if vs and mask is not None:
         raise SemanticsError("vector.transfer_write: no mask with a memref of vectors")
     lead = v.shape[: v.ndim - len(vs)]
-    idx, active = _transfer_lanes(
-        mem, indices, perm_results, lead, in_bounds, mask, "vector.transfer_write"
+    op = "vector.transfer_write"
+    idx, active, past = _transfer_lanes(
+        mem, indices, perm_results, lead, in_bounds, mask, op, strict
     )
-    _write(mem, idx, active, v, "vector.transfer_write")
+    if past.any():
+        rows = _flat_rows(mem, idx, active, past, op)
+        vals = np.broadcast_to(np.asarray(as_elem(v, mem.elem)), active.shape + vs)
+        mem.buffer[rows[active]] = vals[active]
+        if on_past is not None:
+            on_past(_past_note(mem, idx, past, op))
+    else:
+        _write(mem, idx, active, v, op)
 
 
 def transfer_read_tensor(tensor: Any, elem: str, *args: Any, **kwargs: Any) -> np.ndarray:

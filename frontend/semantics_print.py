@@ -4,8 +4,9 @@
 * floats use C ``%g`` of the value widened to double (f16/bf16 are widened first, so f16 0.1
   prints ``0.0999756``), NaN prints ``nan`` or ``-nan`` by its sign bit, infinities ``inf`` and
   ``-inf``, negative zero ``-0``;
-* integers print signed (i1 as ``0``/``1``), but ``index`` prints UNSIGNED (printU64):
-  an index -1 prints ``18446744073709551615``;
+* integers print signed (i1 as ``0``/``1``), but ``index`` and unsigned ``uiN`` elements print
+  UNSIGNED (printU64): an index -1 prints ``18446744073709551615``, a ``ui4`` holding the bits
+  of -8 prints ``8``;
 * punctuation after the value: newline ``\\n`` (default), comma ``, ``, open ``( ``, close
   `` )``, no_punctuation nothing; a print with no value emits just the punctuation;
 * ``str "..."`` emits the string as is, with NO newline, and may not be combined with a value or
@@ -32,8 +33,9 @@ PUNCTUATION = {
 }
 
 
-def format_scalar(x: Any, elem: str) -> str:
-    """One element as printF32/printF64 (%g) or printI64/printU64 print it."""
+def format_scalar(x: Any, elem: str, unsigned: bool = False) -> str:
+    """One element as printF32/printF64 (%g) or printI64/printU64 print it (``unsigned``: the
+    element type is ``uiN``, whose bits print as an unsigned number)."""
     if is_float(elem):
         v = float(np.asarray(as_elem(x, elem)))
         if math.isnan(v):
@@ -47,11 +49,15 @@ def format_scalar(x: Any, elem: str) -> str:
             return str(v & ((1 << 64) - 1))
         if elem == "i1":
             return "1" if v else "0"
+        if unsigned:
+            return str(v & ((1 << int(elem[1:])) - 1))
         return str(v)
     raise SemanticsError(f"vector.print of element type {elem!r} is not supported")
 
 
-def format_value(value: Any, elem: str, vector: bool | None = None) -> str:
+def format_value(
+    value: Any, elem: str, vector: bool | None = None, unsigned: bool = False
+) -> str:
     """The printed form of a vector (nested parentheses) or a scalar; `vector` says whether a
     0-D array is a 0-D vector (default: any ndarray is a vector, numpy scalars are scalars)."""
     is_vec = isinstance(value, np.ndarray) if vector is None else vector
@@ -59,13 +65,13 @@ def format_value(value: Any, elem: str, vector: bool | None = None) -> str:
     if not is_vec:
         if a.ndim:
             raise SemanticsError(f"a scalar was expected, got shape {a.shape}")
-        return format_scalar(a[()], elem)
+        return format_scalar(a[()], elem, unsigned)
     if a.ndim == 0:
-        return f"( {format_scalar(a[()], elem)} )"
+        return f"( {format_scalar(a[()], elem, unsigned)} )"
 
     def rec(x: np.ndarray) -> str:
         if x.ndim == 1:
-            return "( " + ", ".join(format_scalar(e, elem) for e in x) + " )"
+            return "( " + ", ".join(format_scalar(e, elem, unsigned) for e in x) + " )"
         return "( " + ", ".join(rec(sub) for sub in x) + " )"
 
     return rec(a)
@@ -77,6 +83,7 @@ def format_print(
     punctuation: str = "newline",
     string: str | None = None,
     vector: bool | None = None,
+    unsigned: bool = False,
 ) -> str:
     """The exact stdout text of one vector.print: value text + punctuation text, or the bare
     (already unescaped) string for `str`, which adds no newline."""
@@ -90,4 +97,4 @@ def format_print(
         return PUNCTUATION[punctuation]
     if elem is None:
         raise SemanticsError("vector.print of a value needs its element type")
-    return format_value(value, elem, vector) + PUNCTUATION[punctuation]
+    return format_value(value, elem, vector, unsigned) + PUNCTUATION[punctuation]

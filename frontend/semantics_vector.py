@@ -574,13 +574,24 @@ def constant_mask(sizes: Sequence[int], shape: Sequence[int]) -> np.ndarray:
     return create_mask(sizes, shape)
 
 
-def flat_transpose(x: Any, rows: int, columns: int) -> np.ndarray:
-    """ROW-MAJOR convention (project decision; LLVM's default is column-major): x holds a
-    rows x columns matrix row by row; the result holds its columns x rows transpose row by
-    row."""
+MATRIX_LAYOUTS = ("row-major", "column-major")
+
+
+def _check_layout(layout: str) -> None:
+    if layout not in MATRIX_LAYOUTS:
+        raise SemanticsError(f"unknown matrix layout {layout!r} (row-major or column-major)")
+
+
+def flat_transpose(x: Any, rows: int, columns: int, layout: str = "row-major") -> np.ndarray:
+    """x holds a rows x columns matrix flattened in ``layout`` (the project default is
+    row-major; LLVM's default, ``-matrix-default-layout``, is column-major); the result holds
+    its columns x rows transpose flattened in the same layout."""
+    _check_layout(layout)
     a = np.asarray(x)
     if a.shape != (rows * columns,):
         raise SemanticsError(f"flat_transpose: {a.shape} is not a flat {rows}x{columns} matrix")
+    if layout == "column-major":  # x = columns blocks of `rows`; the result = rows blocks
+        return a.reshape(columns, rows).T.reshape(-1).copy()
     return a.reshape(rows, columns).T.reshape(-1).copy()
 
 
@@ -591,16 +602,23 @@ def matrix_multiply(
     lhs_columns: int,
     rhs_columns: int,
     elem: str | None = None,
+    layout: str = "row-major",
 ) -> np.ndarray:
-    """ROW-MAJOR convention (project decision, = MLIR's contract->matrix_multiply lowering):
-    (lhs as R x K) @ (rhs as K x C), flattened row by row; sums run k = 0..K-1 in order."""
+    """(lhs as R x K) @ (rhs as K x C), operands and result flattened in ``layout`` (default
+    row-major, as MLIR's contract -> matrix_multiply lowering assumes; LLVM's own default is
+    column-major); sums run k = 0..K-1 in order."""
+    _check_layout(layout)
     a, b = np.asarray(lhs), np.asarray(rhs)
     if a.shape != (lhs_rows * lhs_columns,) or b.shape != (lhs_columns * rhs_columns,):
         raise SemanticsError("matrix_multiply: operand sizes do not match the attributes")
     elem = elem or elem_of_dtype(a.dtype)
+    if layout == "column-major":
+        ma, mb = a.reshape(lhs_columns, lhs_rows).T, b.reshape(rhs_columns, lhs_columns).T
+    else:
+        ma, mb = a.reshape(lhs_rows, lhs_columns), b.reshape(lhs_columns, rhs_columns)
     res = contract(
-        a.reshape(lhs_rows, lhs_columns),
-        b.reshape(lhs_columns, rhs_columns),
+        ma,
+        mb,
         np.full((lhs_rows, rhs_columns), neutral("add", elem)),
         (0, 2),
         (2, 1),
@@ -611,6 +629,8 @@ def matrix_multiply(
         elem,
         elem,
     )
+    if layout == "column-major":
+        return np.asarray(res).T.reshape(-1).copy()
     return np.asarray(res).reshape(-1)
 
 

@@ -11,7 +11,7 @@ from frontend.errors import VerifyError
 from frontend.fastverify import CompiledChecks
 from frontend.ir import Module, Operation
 from frontend.ops.common import fail
-from frontend.ops.spec import OPTIONAL, SINGLE, TERMINATOR, OpSpec, _valid_segments
+from frontend.ops.spec import OPTIONAL, SINGLE, SYMBOL, TERMINATOR, OpSpec, _valid_segments
 from frontend.types import FunctionType
 
 
@@ -26,9 +26,21 @@ def verify_module(module: Module) -> None:
                 raise fail(op, f"redefinition of symbol named '{name}'")
             symbols[name] = op  # type: ignore[index]
     for op in module.ops:
-        if op.name not in ("func.func", "memref.global"):
-            raise fail(op, "only functions and globals may appear at the top level of a module")
+        _verify_top_level(op)
         _verify_tree(op, symbols)
+
+
+#: Ops that may sit directly in a module: symbols (functions, globals, transform scripts) and
+#: nested modules holding only such ops.
+def _verify_top_level(op: Operation) -> None:
+    if op.name == "builtin.module":
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.ops:
+                    _verify_top_level(inner)
+        return
+    if op.spec is None or not op.spec.has(SYMBOL):
+        raise fail(op, "only functions and globals may appear at the top level of a module")
 
 
 def _verify_tree(op: Operation, symbols: dict[str, Operation]) -> None:

@@ -62,6 +62,7 @@ _LLVM_TAIL = (
     "--reconcile-unrealized-casts",
 )
 _VECTOR_PRE = (
+    "--expand-realloc",  # memref.realloc -> alloc + copy (no LLVM lowering of its own)
     "--lower-vector-mask",
     "--lower-vector-multi-reduction",
     "--test-vector-scan-lowering",
@@ -84,6 +85,8 @@ PIPELINES_22: tuple[tuple[str, ...], ...] = (
     _pipeline_22("dot"),
     _pipeline_22("parallelarith"),
 )
+#: Run first when a program carries a transform script (its lowering choices), then erased.
+_TRANSFORM = ("--transform-interpreter", "--test-transform-dialect-erase-schedule")
 #: MLIR 19 pass pipeline (only the ops removed in 22 are run with 19).
 PIPELINE_19: tuple[str, ...] = _VECTOR_PRE + ("--test-lower-to-llvm",)
 PIPELINES_19: tuple[tuple[str, ...], ...] = (PIPELINE_19,)
@@ -159,6 +162,14 @@ def runtime_for(version: int) -> str | None:
             if lib is not None:
                 break
     return lib
+
+
+def _shared_libs(version: int) -> str:
+    """The runtime library, plus ``libmlir_runner_utils`` beside it where present (it holds
+    ``printMemrefF32`` and friends)."""
+    lib = Path(runtime_for(version) or "")
+    extra = sorted(lib.parent.glob("libmlir_runner_utils.so*")) if lib.name else []
+    return ",".join([str(lib)] + [str(p) for p in extra[:1]])
 
 
 def missing_tools(version: int) -> list[str]:
@@ -261,6 +272,8 @@ def lower(text: str, version: int = 22) -> tuple[str, tuple[str, ...]]:
     pipelines = PIPELINES_22 if version >= 20 else PIPELINES_19
     if "x86vector." in text:
         pipelines = tuple(X86VECTOR_PRE + pipe for pipe in pipelines)
+    if "transform.named_sequence" in text:  # run the module's transform script first
+        pipelines = tuple(_TRANSFORM + p for p in pipelines)
     errors = []
     for pipe in pipelines:
         r = _run([opt, *pipe], text)
@@ -275,8 +288,12 @@ def lower(text: str, version: int = 22) -> tuple[str, tuple[str, ...]]:
     raise MLIRError(f"mlir-opt-{version}: no pipeline lowers the program:\n" + "\n".join(errors))
 
 
-def run_text_with_mlir(text: str, version: int = 22) -> str:
-    """Lower and JIT-run MLIR ``text`` (entry ``@entry() -> ()``); returns stdout."""
+def run_text_with_mlir(
+    text: str, version: int = 22, runner_args: tuple[str, ...] | None = None
+) -> str:
+    """Lower and JIT-run MLIR ``text`` (entry ``@entry() -> ()``); returns stdout.
+
+    ``runner_args`` replaces the version's ``RUNNER_ARGS`` (e.g. another matrix layout)."""
     missing = missing_tools(version)
     if missing:
         raise MLIRError(f"MLIR {version} is not usable; missing: {', '.join(missing)}")
@@ -287,8 +304,8 @@ def run_text_with_mlir(text: str, version: int = 22) -> str:
         "-e",
         "entry",
         "-entry-point-result=void",
-        f"-shared-libs={runtime_for(version)}",
-        *RUNNER_ARGS.get(version, ()),
+        f"-shared-libs={_shared_libs(version)}",
+        *(RUNNER_ARGS.get(version, ()) if runner_args is None else runner_args),
     ]
     if "llvm.intr.matrix." in text and version >= 20:
         cmd += MATRIX_RUNNER_ARGS

@@ -711,9 +711,16 @@ def test_vector_load_store():
     S.vector_store(g, [2, 0], np.array([-1, -2, -3], i32))
     assert g.to_array()[2].tolist() == [-1, -2, -3, 11]
     with pytest.raises(
-        S.SemanticsError, match=r"vector.load: memref access \[2, 4\] out of bounds"
+        S.SemanticsError, match=r"vector.load: access \[2, 4\] reaches past the allocation"
     ):
         S.vector_load(g, [2, 2], (3,))
+    with pytest.raises(
+        S.SemanticsError, match=r"vector.load: memref access \[1, 4\] out of bounds"
+    ):
+        S.vector_load(g, [1, 2], (3,), strict=True)
+    notes: list[str] = []  # inside the allocation: the flat memory, as MLIR reads it
+    assert S.vector_load(g, [1, 2], (3,), on_past=notes.append).tolist() == [6, 7, -1]
+    assert len(notes) == 1 and "past a dimension" in notes[0]
 
 
 def test_masked_load_store_expand_compress():
@@ -783,7 +790,11 @@ def test_transfer_read():
     with pytest.raises(S.SemanticsError, match="mask shape"):
         S.transfer_read(m2(), [0, 0], (1, 0), (3, 2), p, mask=np.ones((3, 2), bool))
     with pytest.raises(S.SemanticsError, match="in_bounds"):
+        S.transfer_read(m2(), [0, 1], (0, 1), (2, 3), p, in_bounds=[True, True], strict=True)
+    with pytest.raises(S.SemanticsError, match="reaches past the allocation"):
         S.transfer_read(m2(), [0, 1], (0, 1), (2, 3), p, in_bounds=[True, True])
+    # past the dim but inside the buffer: the flat memory (measured, mlir-runner-22)
+    assert S.transfer_read(m2(), [0, 1], (1,), (3,), p, in_bounds=[True]).tolist() == [2, 3, 4]
     with pytest.raises(S.SemanticsError, match="non-transfer dim"):
         S.transfer_read(m2(), [2, 0], (1,), (3,), p)
     # 0-D transfer and the 0-d broadcast encoding affine_map<()->(0)>
@@ -811,6 +822,8 @@ def test_transfer_write():
     with pytest.raises(S.SemanticsError):
         S.transfer_write(m2, [0, 0], (None, 1), w)
     with pytest.raises(S.SemanticsError, match="in_bounds"):
+        S.transfer_write(m2, [1, 1], (1,), arr(-1, -2, -3), in_bounds=[True], strict=True)
+    with pytest.raises(S.SemanticsError, match="reaches past the allocation"):
         S.transfer_write(m2, [1, 1], (1,), arr(-1, -2, -3), in_bounds=[True])
     t = np.zeros(3, i32)
     t2 = S.transfer_write_tensor(t, "i32", [1], (0,), np.array([5, 6], i32))

@@ -1,17 +1,18 @@
-"""The op table: every op we know, one ``OpSpec`` each, registered by dialect module."""
+"""The op table: every op we know, one ``OpSpec`` each, registered by dialect module.
+
+A dialect module calls ``register(...)`` (``frontend.ops.registry``; re-exported here) and is
+listed in ``_load``. Importing this package installs ``lookup`` in the IR core
+(``frontend.ir.use_op_table``), so every ``Operation`` knows its spec.
+"""
 
 from __future__ import annotations
 
+from frontend import ir
+from frontend.ops.registry import REGISTRY, register
 from frontend.ops.spec import OpSpec
 
-REGISTRY: dict[str, OpSpec] = {}
+__all__ = ["REGISTRY", "all_specs", "lookup", "register"]
 _loaded = False
-
-
-def register(*specs: OpSpec) -> None:
-    for spec in specs:
-        assert spec.name not in REGISTRY, f"duplicate op spec {spec.name}"
-        REGISTRY[spec.name] = spec
 
 
 def _load() -> None:
@@ -28,7 +29,9 @@ def _load() -> None:
         llvm_memory,
         math,
         memref,
+        memref_views,
         scf,
+        transform,
         vector,
         vector_memory,
         x86vector,
@@ -44,3 +47,6 @@ def lookup(name: str) -> OpSpec | None:
 def all_specs() -> dict[str, OpSpec]:
     _load()
     return dict(REGISTRY)
+
+
+ir.use_op_table(lookup)

@@ -13,7 +13,7 @@ from frontend.attributes import (
     IntegerAttr,
 )
 from frontend.ir import Operation
-from frontend.ops import register
+from frontend.ops.registry import register
 from frontend.ops.common import fail
 from frontend.ops.kinds import FASTMATH, OVERFLOW, ROUNDING, TYPED_VALUE, predicate_kind
 from frontend.ops.runtime import constant, elem
@@ -72,8 +72,9 @@ def same_operand_and_result_types(op: Operation) -> None:
         raise fail(op, f"requires the same type for all operands and results (found {shown})")
 
 
-def _shape_of(t: Type) -> tuple[int, ...] | None:
-    return t.shape if isinstance(t, VectorType) else None
+def _shape_of(t: Type) -> tuple[tuple[int, ...], tuple[bool, ...]] | None:
+    """The shape of a vector, scalable dims included (casts keep both)."""
+    return (t.shape, t.scalable) if isinstance(t, VectorType) else None
 
 
 def with_element(t: Type, elem: Type) -> Type:
@@ -274,6 +275,10 @@ def _verify_constant(op: Operation) -> None:
     if isinstance(value, DenseElementsAttr) and not isinstance(t, VectorType):
         if not hasattr(t, "shape"):
             raise fail(op, "dense constants need a shaped type")
+    if isinstance(t, VectorType) and t.is_scalable and isinstance(value, DenseElementsAttr):
+        if len(set(value.values)) > 1:
+            raise fail(op, "intializing scalable vectors with elements attribute is not supported "
+                           "unless it's a vector splat")
     if isinstance(value, IntegerAttr) and not isinstance(t, (IntegerType, IndexType)):
         raise fail(op, "integer constant needs an integer or index type")
     if isinstance(value, FloatAttr) and not isinstance(t, FloatType):

@@ -8,7 +8,7 @@ import numpy as np
 
 from frontend.attributes import format_symbol
 from frontend.ir import Operation
-from frontend.ops import register
+from frontend.ops.registry import register
 from frontend.ops.kinds import STRING
 from frontend.ops.runtime import SemanticsError, no_op, shape
 from frontend.ops.spec import ANY, ISOLATED, PURE, VARIADIC, Attr, Operand, OpSpec, Result

@@ -12,7 +12,7 @@ from frontend.attributes import (
     format_symbol,
 )
 from frontend.ir import Operation
-from frontend.ops import register
+from frontend.ops.registry import register
 from frontend.ops.common import fail
 from frontend.ops.kinds import DICT_ARRAY, FUNCTION_TYPE, STRING, SYMBOL_NAME, SYMBOL_REF
 from frontend.ops.runtime import forward, no_op

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from frontend import semantics as S
-from frontend.ops import register
+from frontend.ops.registry import register
 from frontend.ops.arith import FLOAT_LIKE, FM, INT_LIKE, elementwise, same_operand_and_result_types
 from frontend.ops.spec import ELEMENTWISE, PURE, Operand, OpSpec, Result
 

@@ -8,14 +8,16 @@ from typing import Any
 import numpy as np
 
 from frontend.attributes import (
+    AffineMapAttr,
     DenseElementsAttr,
+    StridedLayoutAttr,
     StringAttr,
     TypeAttr,
     UnitAttr,
     format_symbol,
 )
 from frontend.ir import Operation
-from frontend.ops import register
+from frontend.ops.registry import register
 from frontend.ops.common import fail, ints
 from frontend.ops.kinds import ANY_ATTR, I64, I64_LIST, STRING, SYMBOL_NAME, SYMBOL_REF, TYPE, UNIT
 from frontend.ops.runtime import SemanticsError, elem, mixed, no_op, shape
@@ -83,14 +85,78 @@ def _verify_subview(op: Operation) -> None:
     src = op.operand("source").type
     for name in ("static_offsets", "static_sizes", "static_strides"):
         if len(ints(op.attributes[name])) != src.rank:
-            raise fail(op, f"expected {src.rank} entries in {name[7:]}")
+            raise fail(op, f"expected {src.rank} {name[7:]} values")
     res = op.results[0].type
     if res.element != src.element:
         raise fail(op, "result element type must match the source element type")
-    sizes = ints(op.attributes["static_sizes"])
-    kept = [s for s in sizes if s != 1 or s == DYNAMIC_INDEX]
-    if res.rank not in (len(sizes), len(kept)) and res.rank > len(sizes):
-        raise fail(op, "result rank is larger than the source rank")
+    sizes, strides = _subview_layout(op, src)
+    want = MemRefType(tuple(sizes), src.element, None, src.memory_space)
+    kept = _kept_dims(sizes, res)
+    if kept is None:
+        raise fail(op, f"expected result type to be {want} or a rank-reduced version. "
+                       "(mismatch of result sizes)")
+    lay = layout_of(res)
+    exp_strides, exp_offset = strides
+    if lay is None or lay[1] != exp_offset or any(
+        lay[0][i] != exp_strides[k] for i, k in enumerate(kept)
+    ):
+        raise fail(op, f"expected result type to be {want} with strides "
+                       f"{[('?' if x is None else x) for x in exp_strides]} and offset "
+                       f"{'?' if exp_offset is None else exp_offset} or a rank-reduced "
+                       "version. (mismatch of result layout)")
+
+
+def _subview_layout(
+    op: Operation, src: MemRefType
+) -> tuple[list[int | None], tuple[list[int | None], int | None]]:
+    """The result sizes, strides and offset a subview implies (None: dynamic)."""
+    a = op.attributes
+    dyn = lambda v: None if v == DYNAMIC_INDEX else v  # noqa: E731
+    offs = [dyn(v) for v in ints(a["static_offsets"])]
+    sizes = [dyn(v) for v in ints(a["static_sizes"])]
+    steps = [dyn(v) for v in ints(a["static_strides"])]
+    lay = layout_of(src)
+    if lay is None:
+        raise fail(op, f"expected a strided layout for source {src}")
+    src_strides, src_off = lay
+    strides = [None if s is None or t is None else s * t for s, t in zip(src_strides, steps)]
+    offset = src_off
+    for o, s in zip(offs, src_strides):
+        offset = None if offset is None or o is None or s is None else offset + o * s
+    return sizes, (strides, offset)
+
+
+def _kept_dims(sizes: list[int | None], res: MemRefType) -> list[int] | None:
+    """Which subview dims the result keeps: all, or all but some static unit dims."""
+    if len(sizes) == res.rank:
+        return list(range(res.rank)) if list(res.shape) == sizes else None
+    drop = len(sizes) - res.rank
+    if drop < 0:
+        return None
+    units = [i for i, s in enumerate(sizes) if s == 1]
+    for dropped in combinations(units, drop):
+        kept = [i for i in range(len(sizes)) if i not in dropped]
+        if [sizes[i] for i in kept] == list(res.shape):
+            return kept
+    return None
+
+
+def layout_of(t: MemRefType) -> tuple[tuple[int | None, ...], int | None] | None:
+    """(strides, offset) of a memref type (None entries are dynamic); None when the layout is
+    an affine map that is not the identity."""
+    if isinstance(t.layout, StridedLayoutAttr):
+        return tuple(t.layout.strides), t.layout.offset
+    if t.layout is None or (
+        isinstance(t.layout, AffineMapAttr)
+        and t.layout.map.result_positions() == tuple(range(t.rank))
+    ):
+        strides: list[int | None] = []
+        acc: int | None = 1
+        for s in reversed(t.shape):
+            strides.append(acc)
+            acc = None if acc is None or s is None else acc * s
+        return tuple(reversed(strides)), 0
+    return None
 
 
 # -- global ----------------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ __all__ = [
     "enum",
     "forward",
     "ints",
+    "matrix_layout",
     "mixed",
     "no_op",
     "shape",
@@ -53,6 +54,9 @@ class EvalContext(Protocol):
     vscale: int  # runtime value of vscale: scalable dims are multiplied by it
     out: TextIO  # where vector.print writes
     mask: Any  # the vector.mask mask while its region runs (maskable ops read it), else None
+    # How flat matrices are laid out (flat_transpose, matrix_multiply, llvm.intr.matrix.*):
+    # "row-major" (default) or "column-major", as LLVM's -matrix-default-layout.
+    matrix_layout: str
 
     def run_region(self, region: Region, args: Sequence[Any]) -> list[Any]:
         """Run the region's entry block with these block arguments; the values its
@@ -71,6 +75,11 @@ class EvalContext(Protocol):
         """``build(op)`` computed once per op and cached: for constants and decoded attributes.
         The cached value is shared between executions, so it must never be mutated."""
         ...
+
+
+def matrix_layout(ctx: Any) -> str:
+    """The context's flat-matrix layout (contexts without the field are row-major)."""
+    return getattr(ctx, "matrix_layout", "row-major")
 
 
 def _scalar(t: Type) -> Type:

@@ -8,7 +8,7 @@ import numpy as np
 
 from frontend.attributes import UnitAttr
 from frontend.ir import Block, Operation, Region
-from frontend.ops import register
+from frontend.ops.registry import register
 from frontend.ops.common import fail
 from frontend.ops.kinds import UNIT
 from frontend.ops.runtime import SemanticsError, elem, forward

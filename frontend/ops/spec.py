@@ -40,6 +40,7 @@ MASKABLE = "maskable"  # may sit inside vector.mask
 ISOLATED = "isolated"  # regions do not see outer values (func.func)
 SYMBOL = "symbol"  # defines a symbol (func.func, memref.global)
 COMMUTATIVE = "commutative"
+VERBATIM = "verbatim"  # kept as written: printed in its own form even in generic mode
 
 DYNAMIC_INDEX = -(2**63)  # MLIR's ShapedType::kDynamic marker inside static index lists
 
@@ -192,6 +193,9 @@ class OpSpec:
     parse: Callable[..., Any] | None = None  # custom parser: (parser, state) -> None
     print: Callable[..., str] | None = None  # custom printer: (printer, op) -> str
     infer: Callable[..., list[Type]] | None = None  # result types from operand types + attrs
+    # A generic form's result types must equal ``infer``'s exactly; False: scalable flags may
+    # differ (MLIR ops without type inference whose verifier compares dim sizes only).
+    infer_scalable: bool = True
     verify: Callable[[Operation], None] | None = None  # raises VerifyError via op_error
     # numpy semantics: ``eval(ctx, op, *operands)``, one argument per declared operand (single:
     # the value, optional: the value or None, variadic: a list). ``ctx`` is the interpreter

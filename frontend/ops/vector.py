@@ -9,7 +9,7 @@ wrong, see SEED-INVENTORY §6), the result-type rule, the verifier and the numpy
 from __future__ import annotations
 
 from frontend.attributes import EnumAttr
-from frontend.ops import register
+from frontend.ops.registry import register
 from frontend.ops import vector_eval as ve
 from frontend.ops import vector_shapes as vs
 from frontend.ops import vector_verify as vv
@@ -144,6 +144,7 @@ register(
         traits=P,
         format="$source attr-dict `:` type($source) `->` type($res1)",
         infer=vs.deinterleave,
+        verify=vv.deinterleave,
         eval=ve.deinterleave,
     ),
     OpSpec(
@@ -232,6 +233,7 @@ register(
         traits=P,
         format="$source `,` $dest `[` ($position^ `:` type($position))? `]` attr-dict `:` "
         "type($result)",
+        infer=_same_as("dest"),
         verify=vv.element_position,
         until=21,
         eval=ve.insertelement,
@@ -322,6 +324,7 @@ register(
         traits=PM,
         format="$lhs `,` $rhs (`,` $acc^)? attr-dict `:` type($lhs) `,` type($rhs)",
         infer=vs.outerproduct,
+        infer_scalable=False,
         verify=vv.outerproduct,
         eval=ve.outerproduct,
     ),
@@ -440,6 +443,7 @@ register(
         traits=P,
         format="$vector `,` $permutation attr-dict `:` type($vector) `to` type($result)",
         infer=vs.transpose,
+        infer_scalable=False,
         verify=vv.transpose,
         eval=ve.transpose,
     ),

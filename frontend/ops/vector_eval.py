@@ -25,11 +25,12 @@ from frontend.ops.runtime import (
     elem,
     enum,
     ints,
+    matrix_layout,
     mixed,
     shape,
 )
 from frontend.ops.spec import MASKABLE
-from frontend.types import TensorType, VectorType
+from frontend.types import IntegerType, TensorType, VectorType
 
 Ctx = EvalContext
 
@@ -139,14 +140,14 @@ def fma(ctx: Ctx, op: Operation, lhs: Any, rhs: Any, acc: Any) -> Any:
 
 def flat_transpose(ctx: Ctx, op: Operation, matrix: Any) -> Any:
     a = op.attributes
-    return S.flat_transpose(matrix, a["rows"].value, a["columns"].value)
+    return S.flat_transpose(matrix, a["rows"].value, a["columns"].value, matrix_layout(ctx))
 
 
 def matrix_multiply(ctx: Ctx, op: Operation, lhs: Any, rhs: Any) -> Any:
     a = op.attributes
     return S.matrix_multiply(
         lhs, rhs, a["lhs_rows"].value, a["lhs_columns"].value, a["rhs_columns"].value,
-        elem(_rtype(op)),
+        elem(_rtype(op)), matrix_layout(ctx),
     )  # fmt: skip
 
 
@@ -185,7 +186,11 @@ def print_(ctx: Ctx, op: Operation, source: Any) -> None:
         ctx.out.write(S.format_print(punctuation=punct))
         return
     t = op.operand("source").type
-    ctx.out.write(S.format_print(source, elem(t), punct, vector=isinstance(t, VectorType)))
+    e = getattr(t, "element", t)
+    unsigned = isinstance(e, IntegerType) and e.signedness == "unsigned"
+    ctx.out.write(
+        S.format_print(source, elem(t), punct, vector=isinstance(t, VectorType), unsigned=unsigned)
+    )
 
 
 def scalable_extract(ctx: Ctx, op: Operation, source: Any) -> Any:
@@ -228,11 +233,11 @@ def transpose(ctx: Ctx, op: Operation, vector: Any) -> Any:
 
 # -- memory ops ---------------------------------------------------------------------------------
 def load(ctx: Ctx, op: Operation, base: Any, indices: list[Any]) -> Any:
-    return S.vector_load(base, _idx(indices), shape(ctx, _rtype(op)))
+    return S.vector_load(base, _idx(indices), shape(ctx, _rtype(op)), *_bounds_policy(ctx, op))
 
 
 def store(ctx: Ctx, op: Operation, value: Any, base: Any, indices: list[Any]) -> None:
-    S.vector_store(base, _idx(indices), value)
+    S.vector_store(base, _idx(indices), value, *_bounds_policy(ctx, op))
 
 
 def maskedload(ctx: Ctx, op: Operation, base: Any, indices: list, mask: Any, pt: Any) -> Any:
@@ -275,7 +280,9 @@ def transfer_read(
     perm, inb = ctx.static(op, _transfer_attrs)
     mem = as_memref(source, op.operand("source").type)
     shp = shape(ctx, _rtype(op))
-    return S.transfer_read(mem, _idx(indices), perm, shp, padding, inb, _and_mask(ctx, mask))
+    m = _and_mask(ctx, mask)
+    strict, on_past = _bounds_policy(ctx, op)
+    return S.transfer_read(mem, _idx(indices), perm, shp, padding, inb, m, strict, on_past)
 
 
 def transfer_write(
@@ -284,10 +291,22 @@ def transfer_write(
     perm, inb = ctx.static(op, _transfer_attrs)
     st = op.operand("source").type
     m = _and_mask(ctx, mask)
+    strict, on_past = _bounds_policy(ctx, op)
     if isinstance(st, TensorType):
-        return S.transfer_write_tensor(source, elem(st), _idx(indices), perm, vector, inb, m)
-    S.transfer_write(source, _idx(indices), perm, vector, inb, m)
+        return S.transfer_write_tensor(
+            source, elem(st), _idx(indices), perm, vector, inb, m, strict, on_past
+        )
+    S.transfer_write(source, _idx(indices), perm, vector, inb, m, strict, on_past)
     return None
+
+
+def _bounds_policy(ctx: Ctx, op: Operation) -> tuple[bool, Any]:
+    """(strict, warn callback) for transfers marked in_bounds that reach past a dimension:
+    read the flat memory as MLIR does and warn (default), or fault (``ctx.strict_bounds``)."""
+    warn = getattr(ctx, "warn", None)
+    return bool(getattr(ctx, "strict_bounds", False)), (
+        (lambda msg: warn(op, msg)) if warn is not None else None
+    )
 
 
 def type_cast(ctx: Ctx, op: Operation, memref: Any) -> Any:

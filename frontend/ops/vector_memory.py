@@ -6,7 +6,7 @@ Specs as in ``frontend.ops.vector``: format from the seed, type rules, numpy sem
 
 from __future__ import annotations
 
-from frontend.ops import register
+from frontend.ops.registry import register
 from frontend.ops import vector_eval as ve
 from frontend.ops import vector_shapes as vs
 from frontend.ops import vector_verify as vv
@@ -30,9 +30,15 @@ from frontend.ops.spec import (
     Operand,
     OpSpec,
     Result,
+    TypeConstraint,
 )
 from frontend.ops.vector_syntax import complete_transfer, implicit_transfer
 from frontend.types import TensorType
+
+FIXED_MASK = TypeConstraint(
+    "fixed-length vector of 1-bit signless integer values",
+    lambda t: MASK.check(t) and FIXED_VECTOR.check(t),
+)
 
 register(
     OpSpec(
@@ -41,8 +47,8 @@ register(
         operands=(
             Operand("base", MEMREF),
             Operand("indices", INDEX, VARIADIC),
-            Operand("mask", MASK),
-            Operand("valueToStore", FIXED_VECTOR),
+            Operand("mask", FIXED_MASK),
+            Operand("valueToStore", VECTOR),
         ),
         traits=frozenset({WRITES}),
         format="$base `[` $indices `]` `,` $mask `,` $valueToStore attr-dict `:` "
@@ -56,7 +62,7 @@ register(
         operands=(
             Operand("base", MEMREF),
             Operand("indices", INDEX, VARIADIC),
-            Operand("mask", MASK),
+            Operand("mask", FIXED_MASK),
             Operand("pass_thru", FIXED_VECTOR),
         ),
         results=(Result("result", FIXED_VECTOR),),

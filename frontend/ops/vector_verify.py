@@ -180,6 +180,8 @@ def insert_strided_slice(op: Operation) -> None:
     offsets, strides = ints(op.attributes["offsets"]), ints(op.attributes["strides"])
     if src.element != dst.element:
         raise fail(op, "source and destination element types must match")
+    if src.rank <= dst.rank and src.scalable != dst.scalable[dst.rank - src.rank :]:
+        raise fail(op, "mismatching scalable flags between source and destination")
     if len(offsets) != dst.rank:
         raise fail(op, "expected offsets of same size as destination vector rank")
     if len(strides) != src.rank:
@@ -225,9 +227,33 @@ def from_elements(op: Operation) -> None:
             raise fail(op, f"operand type {v.type} is not the result element type {r.element}")
 
 
+def _signless(t: Type) -> bool:
+    """Signless integers, index and floats (MLIR's operand constraints of most vector ops)."""
+    return not (isinstance(t, IntegerType) and t.signedness != "signless")
+
+
+def _unsigned(t: Type) -> bool:
+    return isinstance(t, IntegerType) and t.signedness == "unsigned"
+
+
 def splat(op: Operation) -> None:
+    if not _signless(_t(op, "input")):
+        raise fail(op, f"operand #0 must be integer/index/float type, but got '{_t(op, 'input')}'")
     if _t(op, "input") != op.results[0].type.element:
         raise fail(op, "operand type must be the result element type")
+
+
+def deinterleave(op: Operation) -> None:
+    from frontend.ops.vector_shapes import deinterleave as infer
+
+    src = _t(op, "source")
+    if src.rank == 0 or src.shape[-1] % 2:
+        raise fail(op, "failed to verify that the trailing dimension of the source vector has an "
+                       "even number of elements")
+    want = infer(op)
+    if [r.type for r in op.results] != want:
+        raise fail(op, f"failed to verify that the results are {want[0]} (half the trailing "
+                       "dimension of the source)")
 
 
 def step(op: Operation) -> None:
@@ -245,6 +271,9 @@ def all_same_type(op: Operation) -> None:
 def flat_transpose(op: Operation) -> None:
     rows, cols = op.attributes["rows"].value, op.attributes["columns"].value
     src, dst = _t(op, "matrix"), op.results[0].type
+    if _unsigned(src.element):
+        raise fail(op, f"operand #0 must be fixed-length vector of signless integer or "
+                       f"floating-point values, but got '{src}'")
     if src.rank != 1 or src.num_elements() != rows * cols or dst != src:
         raise fail(op, f"expected 1-D vectors of {rows * cols} elements of the same type")
 
@@ -254,6 +283,9 @@ def matrix_multiply(op: Operation) -> None:
     k = op.attributes["lhs_columns"].value
     c = op.attributes["rhs_columns"].value
     lhs, rhs, res = _t(op, "lhs"), _t(op, "rhs"), op.results[0].type
+    if _unsigned(lhs.element):
+        raise fail(op, f"operand #0 must be fixed-length vector of signless integer or "
+                       f"floating-point values, but got '{lhs}'")
     for t, n, what in ((lhs, r * k, "lhs"), (rhs, k * c, "rhs"), (res, r * c, "result")):
         if t.rank != 1 or t.num_elements() != n:
             raise fail(op, f"{what} must be a 1-D vector of {n} elements")
@@ -289,7 +321,7 @@ def type_cast(op: Operation) -> None:
 # -- reductions and contractions ----------------------------------------------------------------
 def reduction(op: Operation) -> None:
     v = _t(op, "vector")
-    if v.rank != 1:
+    if v.rank > 1:  # MLIR 22 reduces 0-D and 1-D vectors
         raise fail(op, f"unsupported reduction rank: {v.rank}")
     check_kind(op, _kind(op), v.element)
     dest = op.results[0].type
@@ -342,12 +374,20 @@ def outerproduct(op: Operation) -> None:
     acc = _t(op, "acc")
     if acc is not None and acc != res:
         raise fail(op, f"expected operand #3 of same type as result type {res}")
+    from frontend.ops.vector_shapes import outerproduct as implied
+
+    (want,) = implied(op)  # a scalable lhs makes dim 0 of the result (and acc) scalable
+    for what, t in (("operand #3", acc), ("result", res)):
+        if t is not None and (t.shape != want.shape or (want.scalable[0] and not t.scalable[0])):
+            raise fail(op, f"expected {what} of type {want}, got {t}")
     check_kind(op, _kind(op), lhs.element)
 
 
 def contract(op: Operation) -> None:
     lhs, rhs, acc = _t(op, "lhs"), _t(op, "rhs"), _t(op, "acc")
     res = op.results[0].type
+    if not all(_signless(_elem(t)) for t in (lhs, rhs, acc)):
+        raise fail(op, "only supports signless integer types")
     maps = [m.map for m in op.attributes["indexing_maps"].values]
     iters = [v.value for v in op.attributes["iterator_types"].values]
     if len(maps) != 3:
@@ -387,6 +427,12 @@ def contract(op: Operation) -> None:
 def constant_mask(op: Operation) -> None:
     r = op.results[0].type
     sizes = ints(op.attributes["mask_dim_sizes"])
+    if r.rank == 0:  # a 0-D mask: one size, 0 (unset) or 1 (set)
+        if len(sizes) != 1:
+            raise fail(op, "array attr must have length 1 for 0-D vectors")
+        if sizes[0] not in (0, 1):
+            raise fail(op, "mask dim size must be either 0 or 1 for 0-D vectors")
+        return
     if len(sizes) != r.rank:
         raise fail(op, "must specify array attr of size equal vector result rank")
     for s, d, sc in zip(sizes, r.shape, r.scalable):
@@ -400,6 +446,10 @@ def constant_mask(op: Operation) -> None:
 
 
 def create_mask(op: Operation) -> None:
+    if op.results[0].type.rank == 0:
+        if len(op.operands) != 1:
+            raise fail(op, "must specify exactly one operand for 0-D create_mask")
+        return
     if len(op.operands) != op.results[0].type.rank:
         raise fail(op, "must specify an operand for each result vector dimension")
 
@@ -410,11 +460,25 @@ def _memref_indices(op: Operation, base: Any) -> None:
         raise fail(op, f"requires {base.rank} indices")
 
 
+def _unit_minor_stride(t: MemRefType) -> bool:
+    """The innermost stride is statically 1 (identity or strided layout)."""
+    layout = t.layout
+    if layout is None:
+        return True
+    strides = getattr(layout, "strides", None)
+    if strides is not None:
+        return strides[-1] == 1
+    m = getattr(layout, "map", None)  # an affine-map layout: identity-like only
+    return m is not None and m.result_positions() == tuple(range(t.rank))
+
+
 def load_store(value: str) -> Callable[[Operation], None]:
     def verify(op: Operation) -> None:
         base = _t(op, "base")
         v = op.results[0].type if value == "result" else _t(op, value)
         _memref_indices(op, base)
+        if isinstance(base, MemRefType) and base.rank and not _unit_minor_stride(base):
+            raise fail(op, "most minor memref dim must have unit stride")
         if isinstance(base.element, VectorType):
             if base.element != v:
                 raise fail(op, "base memref and result vector types should match")

@@ -1,0 +1,69 @@
+"""Lowering choices a module's transform script forces, as cost overrides for extraction.
+
+``frontend.ops.transform.module_strategy_choices`` reads which strategy MLIR would use per
+vector op (MLIR 22 names). Here each name maps to our strategy constructor; every other
+strategy of that op becomes unextractable (cost inf), and the op itself is kept only where the
+chosen strategy does not apply (MLIR's patterns leave such an op as it is).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from frontend.ir import Module
+from frontend.ops.transform import LOWERINGS, module_strategy_choices
+
+#: Per lowered op: its own constructor, and MLIR strategy name -> our strategy constructor.
+FAMILIES: dict[str, tuple[str, dict[str, str]]] = {
+    "vector.contract": (
+        "Contract",
+        {
+            "dot": "ContractDot",
+            "outerproduct": "ContractOuter",
+            "llvmintr": "ContractMatmul",
+            "parallelarith": "ContractParallel",
+        },
+    ),
+    "vector.transpose": (
+        "Transpose",
+        {
+            "eltwise": "TransposeElementwise",
+            "llvmintr": "TransposeFlat",
+            "shuffle_1d": "TransposeShuffle",
+            "shuffle_16x16": "TransposeShuffle16x16",
+        },
+    ),
+    "vector.multi_reduction": (
+        "MultiReduction",
+        {
+            "innerparallel": "MultiReductionInnerParallel",
+            "innerreduction": "MultiReductionInnerReduction",
+        },
+    ),
+}
+#: The cost of the op itself under a forced choice: finite, so that the op stays where the
+#: chosen strategy does not apply, and far above any lowering.
+KEPT_OP_COST = 1e12
+
+# Every strategy name the transform dialect accepts has a constructor here.
+assert all(
+    set(names) == set(FAMILIES[target][1]) for target, names, _ in LOWERINGS.values()
+), "frontend.ops.transform.LOWERINGS and FAMILIES disagree"
+
+
+def forced_cost_overrides(choices: Mapping[str, str]) -> dict[str, float]:
+    """Cost overrides that make extraction pick ``choices`` ({op name: MLIR strategy})."""
+    out: dict[str, float] = {}
+    for target, strategy in choices.items():
+        own, names = FAMILIES[target]
+        chosen = names[strategy]
+        for constructor in names.values():
+            if constructor != chosen:
+                out[constructor] = float("inf")
+        out[own] = KEPT_OP_COST
+    return out
+
+
+def module_cost_overrides(module: Module) -> dict[str, float]:
+    """``forced_cost_overrides`` of the module's own transform script (empty without one)."""
+    return forced_cost_overrides(module_strategy_choices(module))

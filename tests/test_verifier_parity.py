@@ -1,0 +1,48 @@
+"""Verifier parity with real MLIR on a sample of the generated edge forms (all of them:
+``python -m experiments.verifier_parity``). Skips where mlir-opt is not installed."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from mlir_tools import MLIR19, MLIR22
+
+from experiments.verifier_forms import Form, generate
+from experiments.verifier_parity import compare
+
+EVERY = 20  # a few hundred forms, spread over every op and every kind of edge
+
+
+@functools.cache
+def _forms() -> tuple[Form, ...]:
+    return tuple(generate())
+
+
+def test_generator_covers_the_edges() -> None:
+    whats = [f.what for f in _forms()]
+    for edge in ("0-D", "scalable", "=poison", " dynamic", "elem i1", "elem index", "elem f16",
+                 "elem bf16", "elem ui8", "drop ", "add ", "empty", "dim0=1", "dim0+1",
+                 'dense<"0x', "dense<true>", "dense<[[", "dense<-1>"):
+        assert any(edge in w for w in whats), edge
+    ops = {f.op for f in _forms()}
+    assert len(ops) > 80 and "vector.flat_transpose" in ops and "memref.subview" in ops
+    assert len(_forms()) > 5000
+    names = [f.name for f in _forms()]
+    assert len(set(names)) == len(names)
+
+
+def test_sample_agrees_with_mlir() -> None:
+    if not MLIR22:
+        pytest.skip("mlir-opt-22 not installed")
+    sample = [f for f in _forms()[::EVERY] if f.version == 22 or MLIR19]
+    assert len(sample) > 250
+    rep = compare(sample)
+    assert rep.both_accept > 50 and rep.both_reject > 100, rep.line()
+    bad = [f"{d.form.op} / {d.form.what}: {d.detail}" for d in rep.unknown]
+    assert not bad, rep.line() + "\n" + "\n".join(bad)
