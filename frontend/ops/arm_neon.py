@@ -9,7 +9,7 @@ from typing import Any
 
 from frontend import semantics_hwv as H
 from frontend.ir import Operation
-from frontend.ops import register
+from frontend.ops.registry import register
 from frontend.ops.common import fail
 from frontend.ops.runtime import EvalContext, elem
 from frontend.ops.spec import PURE, VECTOR, Operand, OpSpec, Result

@@ -20,7 +20,7 @@ from frontend import semantics as S
 from frontend import semantics_hwv as H
 from frontend.attributes import DenseArrayAttr, EnumAttr
 from frontend.ir import Operation
-from frontend.ops import register
+from frontend.ops.registry import register
 from frontend.ops import vector_eval as ve
 from frontend.ops import vector_verify as vv
 from frontend.ops.common import fail
@@ -199,7 +199,7 @@ register(
     *(_reduce(name) for name in H.REDUCE_KINDS),
     OpSpec(
         "llvm.intr.matrix.multiply",
-        "llvm.matrix.multiply on flattened row-major matrices",
+        "llvm.matrix.multiply on flattened matrices (row-major unless the run says column-major)",
         operands=(Operand("lhs", FIXED_VECTOR), Operand("rhs", FIXED_VECTOR)),
         results=(Result("res", FIXED_VECTOR),),
         attrs=(Attr("lhs_rows", I32), Attr("lhs_columns", I32), Attr("rhs_columns", I32)),
@@ -210,7 +210,7 @@ register(
     ),
     OpSpec(
         "llvm.intr.matrix.transpose",
-        "llvm.matrix.transpose on a flattened row-major matrix",
+        "llvm.matrix.transpose on a flattened matrix (row-major unless the run says column-major)",
         operands=(Operand("matrix", FIXED_VECTOR),),
         results=(Result("res", FIXED_VECTOR),),
         attrs=(Attr("rows", I32), Attr("columns", I32)),

@@ -17,7 +17,7 @@ import numpy as np
 from frontend import semantics_pointer as SP
 from frontend.attributes import DenseArrayAttr, IntegerAttr, TypeAttr
 from frontend.ir import Operation
-from frontend.ops import register
+from frontend.ops.registry import register
 from frontend.ops.common import fail
 from frontend.ops.kinds import I32, I32_DENSE, TYPE, UNIT
 from frontend.ops.llvm import FIXED_1D

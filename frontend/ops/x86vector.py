@@ -10,7 +10,7 @@ from typing import Any
 from frontend import semantics_hwv as H
 from frontend.attributes import DenseElementsAttr
 from frontend.ir import Operation
-from frontend.ops import register
+from frontend.ops.registry import register
 from frontend.ops.common import fail
 from frontend.ops.kinds import ANY_ATTR
 from frontend.ops.runtime import EvalContext, attr_value, elem
