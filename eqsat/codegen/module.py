@@ -1,0 +1,108 @@
+"""A whole module to LLVM IR: declarations with MLIR's ABI, globals, bodies, and one packed
+entry point per function (``_eqsat_packed_<name>(ptr args, ptr results)``) that the Python
+API calls through ctypes (vectors cannot pass by value through ctypes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from llvmlite import ir
+
+from eqsat.codegen.arith import scalar_constant
+from eqsat.codegen.emitter import (
+    FuncEmitter,
+    MemDesc,
+    ModuleEmitter,
+    abi_params,
+    abi_return,
+    emit_function,
+    pack_memref,
+    unpack_memref,
+)
+from eqsat.codegen.memref import global_initializer, with_static
+from eqsat.codegen.types import I64, PTR, CodegenError, Layout, memref_struct
+from frontend.ir import Module, Operation
+from frontend.ops.runtime import elem
+from frontend.types import FunctionType, MemRefType, VectorType
+
+PACKED = "_eqsat_packed_"
+
+
+def emit_module(source: Module, layout: str = "nested", reassoc: bool = False) -> ModuleEmitter:
+    """The LLVM module of every function and global of source."""
+    m = ModuleEmitter(ir.Module(name=source.name or "eqsat"), source, Layout(layout), reassoc)
+    for op in source.ops:
+        if op.name == "memref.global":
+            _emit_global(m, op)
+    funcs = [op for op in source.ops if op.name == "func.func"]
+    for op in funcs:
+        name = op.attributes["sym_name"].value
+        ft: FunctionType = op.attributes["function_type"].type
+        params = [p for t in ft.inputs for p in abi_params(m.layout, t, op)]
+        fn = ir.Function(m.module, ir.FunctionType(abi_return(m.layout, ft.results, op), params), name)
+        m.functions[name] = fn
+    for op in funcs:
+        emit_function(m, op)
+    for op in funcs:
+        if m.functions[op.attributes["sym_name"].value].blocks:
+            _emit_packed(m, op)
+    return m
+
+
+def _emit_global(m: ModuleEmitter, op: Operation) -> None:
+    t: MemRefType = op.attributes["type"].type
+    if not t.has_static_shape:
+        raise CodegenError("memref.global needs a static shape", op)
+    et = m.layout.type_of(t.element, op)
+    n = int(np.prod(t.shape)) if t.shape else 1
+    ty = ir.ArrayType(et, n)
+    name = op.attributes["sym_name"].value
+    g = ir.GlobalVariable(m.module, ty, name="__global_" + name)
+    g.linkage = "internal"
+    g.align = 64
+    g.type = PTR  # opaque pointers (llvmlite would type-check accesses against the array)
+    e = elem(t)
+    init = global_initializer(m, op, ty, lambda v: scalar_constant(et, v, e))
+    g.initializer = init if init is not None else ir.Constant(ty, None)
+    m.globals[name] = g
+
+
+def _emit_packed(m: ModuleEmitter, func: Operation) -> None:
+    """args: a pointer per argument (memref: to its descriptor struct; scalar: to the value;
+    vector: to its elements, row-major); results likewise, written."""
+    name = func.attributes["sym_name"].value
+    ft: FunctionType = func.attributes["function_type"].type
+    fn = ir.Function(m.module, ir.FunctionType(ir.VoidType(), [PTR, PTR]), PACKED + name)
+    em = FuncEmitter(m, func, fn)
+    b = em.b
+    args: list[ir.Value] = []
+    for i, t in enumerate(ft.inputs):
+        p = b.load(b.gep(fn.args[0], [I64(i)], source_etype=PTR), typ=PTR)
+        if isinstance(t, MemRefType):
+            args.extend(unpack_memref(b, b.load(p, typ=memref_struct(t)), t).fields())
+        elif isinstance(t, VectorType):
+            args.append(_load_vector(em, p, t))
+        else:
+            args.append(b.load(p, typ=em.ty(t)))
+    r = b.call(m.functions[name], args)
+    outs = [r] if len(ft.results) == 1 else [b.extract_value(r, i) for i in range(len(ft.results))]
+    for i, t in enumerate(ft.results):
+        p = b.load(b.gep(fn.args[1], [I64(i)], source_etype=PTR), typ=PTR)
+        if isinstance(t, VectorType):
+            et = em.ty(t.element)
+            for k, e in enumerate(em.layout.elems(b, outs[i], t)):
+                b.store(e, b.gep(p, [I64(k)], source_etype=et))
+        else:
+            b.store(outs[i], p)
+    b.ret_void()
+
+
+def _load_vector(em: FuncEmitter, p: ir.Value, t: VectorType) -> ir.Value:
+    et = em.ty(t.element)
+    n = max(1, int(np.prod(t.shape)))
+    elems = [em.b.load(em.b.gep(p, [I64(k)], source_etype=et), typ=et) for k in range(n)]
+    return em.layout.from_elems(em.b, elems, t)
+
+
+__all__ = ["PACKED", "emit_module", "MemDesc", "pack_memref", "with_static", "Any"]
