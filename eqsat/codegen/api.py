@@ -10,7 +10,7 @@ import numpy as np
 
 from eqsat.codegen import jit
 from eqsat.codegen.module import PACKED, emit_module
-from eqsat.codegen.runtime import FAULTS
+from eqsat.codegen.runtime import ERRORS, FAULTS
 from eqsat.codegen.types import CodegenError
 from eqsat.targets import Target, load_target
 from frontend.errors import RuntimeFault
@@ -128,11 +128,16 @@ class Function:
             *[ctypes.addressof(r) if isinstance(r, ctypes.Structure) else r.ctypes.data for r in results]
         )
         FAULTS.clear()
+        ERRORS.clear()
         self._fn(ctypes.addressof(argv), ctypes.addressof(resv))
+        if ERRORS:
+            err = ERRORS[0]
+            ERRORS.clear()
+            raise err
         if FAULTS:
-            msg = FAULTS[0]
+            msg, loc = FAULTS[0]
             FAULTS.clear()
-            raise RuntimeFault(f"@{self.name}: runtime fault: {msg}")
+            raise RuntimeFault(msg, loc)  # type: ignore[arg-type]
         vals = [_result(r, t) for r, t in zip(results, outs)]
         if not vals:
             return None

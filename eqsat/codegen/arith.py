@@ -86,7 +86,7 @@ def _int_cast(unsigned: bool) -> Callable[[FuncEmitter, Operation], Any]:
 def _guard_zero(em: FuncEmitter, op: Operation, b: ir.Value) -> ir.Value:
     """Fault when b has a zero lane; a divisor that cannot trap (zeros replaced by 1)."""
     zero = em.b.icmp_unsigned("==", b, em.like(b, 0))
-    em.fault_if(zero, f"{op.name}: integer division by zero")
+    em.fault_if(zero, f"{op.name}: integer division by zero", op)
     return em.b.select(zero, em.like(b, 1), b)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from llvmlite import ir
 
-from eqsat.codegen.texts import text_id
+from eqsat.codegen.texts import fault_id
 from eqsat.codegen.types import (
     I1,
     I32,
@@ -28,26 +28,12 @@ from eqsat.codegen.types import (
     scalar_type,
     splat,
 )
+from eqsat.codegen.descriptor import MemDesc
 from frontend.ir import Block, Module, Operation, Value
 from frontend.types import FunctionType, MemRefType, Type, VectorType
 
 Lowering = Callable[["FuncEmitter", Operation], Any]
 YIELDS = frozenset({"scf.yield", "scf.condition", "vector.yield"})
-
-
-@dataclass
-class MemDesc:
-    """A memref in SSA: the fields of MLIR's descriptor as separate LLVM values."""
-
-    type: MemRefType
-    allocated: ir.Value
-    aligned: ir.Value
-    offset: ir.Value
-    sizes: list[ir.Value]
-    strides: list[ir.Value]
-
-    def fields(self) -> list[ir.Value]:
-        return [self.allocated, self.aligned, self.offset, *self.sizes, *self.strides]
 
 
 @dataclass
@@ -58,6 +44,7 @@ class ModuleEmitter:
     source: Module
     layout: Layout
     reassoc: bool = False
+    lowerings: dict[str, Lowering] = field(default_factory=dict)
     functions: dict[str, ir.Function] = field(default_factory=dict)
     globals: dict[str, ir.GlobalVariable] = field(default_factory=dict)
 
@@ -98,13 +85,11 @@ class FuncEmitter:
     """Emits one function body: SSA value map, builder, enclosing vector.mask."""
 
     def __init__(self, m: ModuleEmitter, func: Operation, fn: ir.Function) -> None:
-        from eqsat.codegen.table import LOWERINGS
-
         self.m = m
         self.layout = m.layout
         self.func = func
         self.fn = fn
-        self.lowerings = LOWERINGS
+        self.lowerings = m.lowerings
         self.values: dict[Value, Any] = {}
         entry = fn.append_basic_block("entry")
         self.alloca_builder = ir.IRBuilder(entry)
@@ -206,13 +191,14 @@ class FuncEmitter:
         """An entry-block alloca (never inside a loop)."""
         return self.alloca_builder.alloca(t, size=count)
 
-    def fault_if(self, cond: ir.Value, message: str) -> None:
-        """At run time: if cond (i1, or any lane of an i1 vector) holds, report a fault."""
+    def fault_if(self, cond: ir.Value, message: str, op: Operation) -> None:
+        """At run time: if cond (i1, or any lane of an i1 vector) holds, report a fault at
+        op (raised as a RuntimeFault when the call returns)."""
         if isinstance(cond.type, ir.VectorType):
             cond = self.intrinsic("vector.reduce.or", [cond], ret=I1)
         fault = self.m.declare("eqsat_fault", ir.VoidType(), [I32])
         with self.b.if_then(cond, likely=False):
-            self.b.call(fault, [I32(text_id(message))])
+            self.b.call(fault, [I32(fault_id(f"'{op.name}' op runtime fault: {message}", op.loc))])
 
     def splat(self, x: ir.Value, n: int) -> ir.Value:
         return splat(self.b, x, n)
@@ -221,69 +207,13 @@ class FuncEmitter:
         return scalar_type(t)
 
 
-def emit_function(m: ModuleEmitter, func: Operation) -> None:
-    """Emit the body of a func.func already declared in m.functions."""
-    fn = m.functions[func.attributes["sym_name"].value]
-    region = func.regions[0] if func.regions else None
-    if region is None or not region.blocks or not region.blocks[0].ops:
-        return  # a declaration: resolved by the JIT from the process, or an error there
-    if len(region.blocks) > 1:
-        raise CodegenError("functions with several blocks (unstructured control flow) are not supported", func)
-    from eqsat.codegen.memref import with_static
-
-    em = FuncEmitter(m, func, fn)
-    ftype: FunctionType = func.attributes["function_type"].type
-    params = iter(fn.args)
-    args: list[Any] = []
-    for t in ftype.inputs:
-        if isinstance(t, MemRefType):
-            r = len(t.shape)
-            fields = [next(params) for _ in range(3 + 2 * r)]
-            d = MemDesc(t, fields[0], fields[1], fields[2], fields[3 : 3 + r], fields[3 + r :])
-            args.append(with_static(d))
-        else:
-            args.append(next(params))
-    em.run_block(region.blocks[0], args)
-    if not em.b.block.is_terminated:
-        raise CodegenError("function body does not end with func.return", func)
-
-
-def pack_memref(b: ir.IRBuilder, d: MemDesc) -> ir.Value:
-    """The descriptor struct of d (for returns and results)."""
-    st = memref_struct(d.type)
-    agg: ir.Value = ir.Constant(st, ir.Undefined)
-    agg = b.insert_value(agg, d.allocated, 0)
-    agg = b.insert_value(agg, d.aligned, 1)
-    agg = b.insert_value(agg, d.offset, 2)
-    for i, s in enumerate(d.sizes):
-        agg = b.insert_value(agg, s, [3, i])
-    for i, s in enumerate(d.strides):
-        agg = b.insert_value(agg, s, [4, i])
-    return agg
-
-
-def unpack_memref(b: ir.IRBuilder, agg: ir.Value, t: MemRefType) -> MemDesc:
-    r = len(t.shape)
-    return MemDesc(
-        t,
-        b.extract_value(agg, 0),
-        b.extract_value(agg, 1),
-        b.extract_value(agg, 2),
-        [b.extract_value(agg, [3, i]) for i in range(r)],
-        [b.extract_value(agg, [4, i]) for i in range(r)],
-    )
-
-
 __all__ = [
     "FuncEmitter",
     "MemDesc",
     "ModuleEmitter",
     "abi_params",
     "abi_return",
-    "emit_function",
     "mangle",
-    "pack_memref",
-    "unpack_memref",
     "I1",
     "I64",
 ]

@@ -89,7 +89,7 @@ def ipowi(em: FuncEmitter, op: Operation) -> Any:
             res = em.b.select(bit, em.b.mul(res, base), res)
             base = em.b.mul(base, base)
         neg = em.b.icmp_signed("<", b, em.like(b, 0))
-        em.fault_if(em.b.and_(neg, em.b.icmp_signed("==", a, em.like(a, 0))), "math.ipowi: 0 to a negative power divides by zero")
+        em.fault_if(em.b.and_(neg, em.b.icmp_signed("==", a, em.like(a, 0))), "math.ipowi: 0 to a negative power divides by zero", op)
         odd = em.b.icmp_unsigned("!=", em.b.and_(b, em.like(b, 1)), em.like(b, 0))
         m1 = em.b.select(odd, em.like(a, -1), em.like(a, 1))
         negres = em.b.select(

@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 from llvmlite import ir
 
-from eqsat.codegen.emitter import FuncEmitter, MemDesc
+from eqsat.codegen.descriptor import MemDesc, layout_of, with_static
+from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.types import I8, I64, PTR, CodegenError
 from frontend.attributes import DenseElementsAttr, StridedLayoutAttr
 from frontend.ir import Operation
@@ -23,33 +24,6 @@ from frontend.ops.spec import DYNAMIC_INDEX
 from frontend.types import MemRefType, Type, VectorType
 
 DEFAULT_ALIGN = 64
-
-
-def layout_of(t: MemRefType) -> tuple[list[int | None], int | None]:
-    """Static strides (None where dynamic) and offset of a memref type."""
-    lay = t.layout
-    if isinstance(lay, StridedLayoutAttr):
-        return list(lay.strides), lay.offset
-    if lay is not None and hasattr(lay, "map"):
-        m = lay.map
-        if not getattr(m, "is_identity", lambda: False)():
-            raise CodegenError(f"memref layout {lay} is not supported (use strided<...>)")
-    strides: list[int | None] = []
-    acc: int | None = 1
-    for s in reversed(t.shape):
-        strides.append(acc)
-        acc = None if acc is None or s is None else acc * s
-    return list(reversed(strides)), 0
-
-
-def with_static(d: MemDesc) -> MemDesc:
-    """d with the type's static sizes, strides and offset as constants."""
-    strides, offset = layout_of(d.type)
-    d.sizes = [I64(s) if s is not None else v for s, v in zip(d.type.shape, d.sizes)]
-    d.strides = [I64(s) if s is not None else v for s, v in zip(strides, d.strides)]
-    if offset is not None:
-        d.offset = I64(offset)
-    return d
 
 
 def elem_type(em: FuncEmitter, t: MemRefType) -> ir.Type:

@@ -10,17 +10,10 @@ import numpy as np
 from llvmlite import ir
 
 from eqsat.codegen.arith import scalar_constant
-from eqsat.codegen.emitter import (
-    FuncEmitter,
-    MemDesc,
-    ModuleEmitter,
-    abi_params,
-    abi_return,
-    emit_function,
-    pack_memref,
-    unpack_memref,
-)
-from eqsat.codegen.memref import global_initializer, with_static
+from eqsat.codegen.descriptor import MemDesc, pack_memref, unpack_memref, with_static
+from eqsat.codegen.emitter import FuncEmitter, ModuleEmitter, abi_params, abi_return
+from eqsat.codegen.memref import global_initializer
+from eqsat.codegen.table import LOWERINGS
 from eqsat.codegen.types import I64, PTR, CodegenError, Layout, memref_struct
 from frontend.ir import Module, Operation
 from frontend.ops.runtime import elem
@@ -31,7 +24,7 @@ PACKED = "_eqsat_packed_"
 
 def emit_module(source: Module, layout: str = "nested", reassoc: bool = False) -> ModuleEmitter:
     """The LLVM module of every function and global of source."""
-    m = ModuleEmitter(ir.Module(name=source.name or "eqsat"), source, Layout(layout), reassoc)
+    m = ModuleEmitter(ir.Module(name=source.name or "eqsat"), source, Layout(layout), reassoc, LOWERINGS)
     for op in source.ops:
         if op.name == "memref.global":
             _emit_global(m, op)
@@ -48,6 +41,31 @@ def emit_module(source: Module, layout: str = "nested", reassoc: bool = False) -
         if m.functions[op.attributes["sym_name"].value].blocks:
             _emit_packed(m, op)
     return m
+
+
+def emit_function(m: ModuleEmitter, func: Operation) -> None:
+    """Emit the body of a func.func already declared in m.functions."""
+    fn = m.functions[func.attributes["sym_name"].value]
+    region = func.regions[0] if func.regions else None
+    if region is None or not region.blocks or not region.blocks[0].ops:
+        return  # a declaration: resolved by the JIT from the process, or an error there
+    if len(region.blocks) > 1:
+        raise CodegenError("functions with several blocks (unstructured control flow) are not supported", func)
+    em = FuncEmitter(m, func, fn)
+    ftype: FunctionType = func.attributes["function_type"].type
+    params = iter(fn.args)
+    args: list[Any] = []
+    for t in ftype.inputs:
+        if isinstance(t, MemRefType):
+            r = len(t.shape)
+            fields = [next(params) for _ in range(3 + 2 * r)]
+            d = MemDesc(t, fields[0], fields[1], fields[2], fields[3 : 3 + r], fields[3 + r :])
+            args.append(with_static(d))
+        else:
+            args.append(next(params))
+    em.run_block(region.blocks[0], args)
+    if not em.b.block.is_terminated:
+        raise CodegenError("function body does not end with func.return", func)
 
 
 def _emit_global(m: ModuleEmitter, op: Operation) -> None:
@@ -105,4 +123,4 @@ def _load_vector(em: FuncEmitter, p: ir.Value, t: VectorType) -> ir.Value:
     return em.layout.from_elems(em.b, elems, t)
 
 
-__all__ = ["PACKED", "emit_module", "MemDesc", "pack_memref", "with_static", "Any"]
+__all__ = ["PACKED", "emit_module"]

@@ -20,30 +20,50 @@ from llvmlite import ir
 from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.gather import Sources, arange, result_chunks
 from eqsat.codegen.texts import TEXTS as _TEXTS
-from eqsat.codegen.texts import text_id
+from eqsat.codegen.texts import FAULT_SITES, text_id
 from eqsat.codegen.types import F64, I32, I64
 from frontend.ir import Operation
 from frontend.ops.runtime import elem, enum
 from frontend.semantics_print import PUNCTUATION, format_scalar
 from frontend.types import FloatType, VectorType
 
-FAULTS: list[str] = []  # faults raised by the running call
+FAULTS: list[tuple[str, object]] = []  # faults raised by the running call: (message, loc)
 
 
+ERRORS: list[BaseException] = []  # Python errors inside callbacks (a closed stdout, ...)
+
+
+def _guarded(fn: Callable[..., None]) -> Callable[..., None]:
+    """An exception cannot cross the JIT code: keep the first, re-raised after the call."""
+
+    def call(*args: Any) -> None:
+        if ERRORS:
+            return
+        try:
+            fn(*args)
+        except BaseException as e:  # noqa: BLE001 - re-raised by the caller
+            ERRORS.append(e)
+
+    return call
+
+
+@_guarded
 def _print_f(v: float, code: int) -> None:
     sys.stdout.write(format_scalar(np.float64(v), _TEXTS[code]))
 
 
+@_guarded
 def _print_i(v: int, code: int) -> None:
     sys.stdout.write(format_scalar(np.int64(v), _TEXTS[code]))
 
 
+@_guarded
 def _print_text(code: int) -> None:
     sys.stdout.write(_TEXTS[code])
 
 
 def _fault(code: int) -> None:
-    FAULTS.append(_TEXTS[code])
+    FAULTS.append(FAULT_SITES[code])
 
 
 _F = ctypes.CFUNCTYPE(None, ctypes.c_double, ctypes.c_int32)(_print_f)

@@ -11,7 +11,8 @@ from typing import Any
 
 from llvmlite import ir
 
-from eqsat.codegen.emitter import FuncEmitter, MemDesc, pack_memref, unpack_memref
+from eqsat.codegen.descriptor import MemDesc, pack_memref, unpack_memref
+from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.types import CodegenError
 from frontend.ir import Operation
 from frontend.types import MemRefType, Type
@@ -47,6 +48,9 @@ def _add_incoming(phis: list[Any], values: list[Any], pred: ir.Block) -> None:
 
 def scf_for(em: FuncEmitter, op: Operation) -> Any:
     lb, ub, step, *inits = (em.get(v) for v in op.operands)
+    bad = em.b.icmp_signed("<=", step, ir.Constant(step.type, 0))
+    em.fault_if(bad, "scf.for step must be positive", op)
+    ub = em.b.select(bad, lb, ub)  # after a fault the loop does not run
     body_block = op.regions[0].blocks[0]
     pre = em.b.block
     header = em.b.append_basic_block("for.header")
@@ -140,6 +144,11 @@ def func_call(em: FuncEmitter, op: Operation) -> Any:
     fn = em.m.functions.get(name)
     if fn is None:
         raise CodegenError(f"call to unknown function @{name}", op)
+    target = em.m.source.lookup_symbol(name)
+    if target is None or not target.regions or not target.regions[0].blocks or not target.regions[0].blocks[0].ops:
+        em.fault_if(ir.Constant(ir.IntType(1), 1), f"call to function without a body @{name}", op)
+        undef = [_undef(em, rv.type) for rv in op.results]
+        return undef if len(undef) != 1 else undef[0]
     args: list[ir.Value] = []
     for v in op.operands:
         x = em.get(v)
@@ -152,8 +161,14 @@ def func_call(em: FuncEmitter, op: Operation) -> Any:
     return [unpack_memref(em.b, o, t) if isinstance(t, MemRefType) else o for o, t in zip(outs, res)]
 
 
-def _nothing(em: FuncEmitter, op: Operation) -> Any:
-    return None
+def _undef(em: FuncEmitter, t: Type) -> Any:
+    """A placeholder result after a fault (the caller raises before anyone reads it)."""
+    if isinstance(t, MemRefType):
+        r = len(t.shape)
+        z = ir.Constant(ir.IntType(64), 0)
+        null = ir.Constant(ir.PointerType(), None)
+        return MemDesc(t, null, null, z, [z] * r, [z] * r)
+    return ir.Constant(em.ty(t), ir.Undefined)
 
 
 LOWERINGS: dict[str, Callable[[FuncEmitter, Operation], Any]] = {

@@ -12,3 +12,11 @@ def text_id(s: str) -> int:
         _IDS[s] = len(TEXTS)
         TEXTS.append(s)
     return _IDS[s]
+
+
+FAULT_SITES: list[tuple[str, object]] = []  # (message, source location) by fault id
+
+
+def fault_id(message: str, loc: object) -> int:
+    FAULT_SITES.append((message, loc))
+    return len(FAULT_SITES) - 1

@@ -15,17 +15,18 @@ from dataclasses import dataclass
 import numpy as np
 from llvmlite import ir
 
+from frontend.errors import MLIRError
 from frontend.types import FloatType, IndexType, IntegerType, MemRefType, Type, VectorType
 
 
-class CodegenError(Exception):
-    """An input we accept but cannot compile (reported, never an abort)."""
+class CodegenError(MLIRError):
+    """An input we accept but cannot compile for this target (reported, never an abort)."""
 
     def __init__(self, message: str, op: object = None) -> None:
-        loc = getattr(op, "loc", None)
-        where = f"{loc}: error: " if loc is not None else "error: "
-        super().__init__(f"{where}{message}")
-        self.message = message
+        super().__init__(message, getattr(op, "loc", None))
+
+    def __str__(self) -> str:
+        return super().__str__() if self.loc is not None else f"eqsat: error: {self.message}"
 
 
 class _BFloat(ir.types._BaseFloatType):  # llvmlite 0.50 has no bfloat type

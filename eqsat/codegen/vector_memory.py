@@ -16,9 +16,11 @@ from typing import Any
 import numpy as np
 from llvmlite import ir
 
-from eqsat.codegen.emitter import FuncEmitter, MemDesc
+from eqsat.codegen.descriptor import MemDesc
+from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.gather import Sources, result_chunks
-from eqsat.codegen.memref import elem_align, elem_type, linear_index, with_static
+from eqsat.codegen.descriptor import with_static
+from eqsat.codegen.memref import elem_align, elem_type, linear_index
 from eqsat.codegen.types import I1, I32, I64, PTR, CodegenError
 from frontend.ir import Operation
 from frontend.ops.runtime import bools
