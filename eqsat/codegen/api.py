@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from eqsat.codegen import jit
+from eqsat.codegen.descriptor import layout_of
 from eqsat.codegen.module import PACKED, emit_module
 from eqsat.codegen.runtime import ERRORS, FAULTS
 from eqsat.codegen.types import CodegenError
@@ -69,6 +70,8 @@ class Function:
     def _arg(self, i: int, x: Any, t: Type, keep: list[Any]) -> int:
         what = f"@{self.name} argument {i} ({t})"
         if isinstance(t, MemRefType):
+            if elem(t) == "bf16":
+                raise TypeError(f"{what}: bf16 memrefs cannot be passed (numpy has no bfloat16)")
             if not isinstance(x, np.ndarray):
                 raise TypeError(f"{what}: expected a numpy array, got {type(x).__name__}")
             dt = dtype_of(elem(t))
@@ -78,6 +81,14 @@ class Function:
                 raise ValueError(f"{what}: expected shape {_shape(t.shape)}, got {x.shape}")
             if any(s % x.itemsize for s in x.strides):
                 raise ValueError(f"{what}: array strides {x.strides} are not whole elements")
+            want, offset = layout_of(t)
+            have = [st // x.itemsize for st in x.strides]
+            if any(w is not None and w != h and n > 1 for w, h, n in zip(want, have, x.shape)):
+                if any(w is not None for w in want) and (offset != 0 or want != _row_major(x.shape)):
+                    raise ValueError(f"{what}: array strides {tuple(have)} do not fit {t}")
+                copy = np.ascontiguousarray(x)  # the type fixes row-major: copy in, and back
+                self._copy_back.append((x, copy))
+                x = copy
             d = _descriptor_type(x.ndim)()
             d.allocated = d.aligned = x.ctypes.data
             d.offset = 0
@@ -108,6 +119,8 @@ class Function:
                 buf = np.array([int(x)], dtype=np.int64).astype(dt)
             else:
                 buf = np.array([x], dtype=dt)
+        if elem(t) == "bf16":  # numpy holds bf16 values in float32: pass the upper halves
+            buf = _to_bf16_bits(buf)
         keep.append(buf)
         return buf.ctypes.data
 
@@ -116,6 +129,7 @@ class Function:
         if len(args) != len(ins):
             raise TypeError(f"@{self.name} takes {len(ins)} arguments, got {len(args)}")
         keep: list[Any] = []
+        self._copy_back: list[tuple[np.ndarray, np.ndarray]] = []
         argv = (ctypes.c_void_p * max(1, len(ins)))(*[self._arg(i, x, t, keep) for i, (x, t) in enumerate(zip(args, ins))])
         results = []
         for t in outs:
@@ -123,13 +137,16 @@ class Function:
                 results.append(_descriptor_type(len(t.shape))())
             else:
                 shape = tuple(t.shape) if isinstance(t, VectorType) else (1,)
-                results.append(np.zeros(max(1, int(np.prod(shape))), dtype=dtype_of(elem(t))))
+                dt = np.uint16 if elem(t) == "bf16" else dtype_of(elem(t))
+                results.append(np.zeros(max(1, int(np.prod(shape))), dtype=dt))
         resv = (ctypes.c_void_p * max(1, len(outs)))(
             *[ctypes.addressof(r) if isinstance(r, ctypes.Structure) else r.ctypes.data for r in results]
         )
         FAULTS.clear()
         ERRORS.clear()
         self._fn(ctypes.addressof(argv), ctypes.addressof(resv))
+        for orig, copy in self._copy_back:
+            orig[...] = copy
         if ERRORS:
             err = ERRORS[0]
             ERRORS.clear()
@@ -144,11 +161,28 @@ class Function:
         return vals[0] if len(vals) == 1 else tuple(vals)
 
 
+def _row_major(shape: tuple[int, ...]) -> list[int]:
+    out, acc = [], 1
+    for n in reversed(shape):
+        out.append(acc)
+        acc *= n
+    return list(reversed(out))
+
+
 def _shape(shape: tuple[int | None, ...]) -> str:
     return "(" + ", ".join("?" if s is None else str(s) for s in shape) + ")"
 
 
+def _to_bf16_bits(a: np.ndarray) -> np.ndarray:
+    from frontend.semantics import as_elem
+
+    v = np.ascontiguousarray(np.asarray(as_elem(a, "bf16"), dtype=np.float32))
+    return (v.view(np.uint32) >> 16).astype(np.uint16)
+
+
 def _result(r: Any, t: Type) -> Any:
+    if not isinstance(t, MemRefType) and elem(t) == "bf16":
+        r = (r.astype(np.uint32) << 16).view(np.float32)
     if isinstance(t, MemRefType):
         dt = np.dtype(dtype_of(elem(t)))
         rank = len(t.shape)

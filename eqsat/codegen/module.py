@@ -35,6 +35,10 @@ def emit_module(source: Module, layout: str = "nested", reassoc: bool = False) -
         params = [p for t in ft.inputs for p in abi_params(m.layout, t, op)]
         fn = ir.Function(m.module, ir.FunctionType(abi_return(m.layout, ft.results, op), params), name)
         m.functions[name] = fn
+    if any("bf16" in str(v.type) for op in source.walk() for v in op.results) or any(
+        "bf16" in str(op.attributes["function_type"].type) for op in funcs
+    ):
+        _emit_truncsfbf2(m)
     for op in funcs:
         emit_function(m, op)
     for op in funcs:
@@ -66,6 +70,25 @@ def emit_function(m: ModuleEmitter, func: Operation) -> None:
     em.run_block(region.blocks[0], args)
     if not em.b.block.is_terminated:
         raise CodegenError("function body does not end with func.return", func)
+
+
+def _emit_truncsfbf2(m: ModuleEmitter) -> None:
+    """float -> bfloat rounded to nearest even (NaN stays a quiet NaN): the compiler-runtime
+    function LLVM calls for it on x86, which the C libraries of most hosts do not have."""
+    from eqsat.codegen.types import BFLOAT, I1, I32
+
+    f32 = ir.FloatType()
+    fn = ir.Function(m.module, ir.FunctionType(BFLOAT, [f32]), "__truncsfbf2")
+    fn.linkage = "weak"
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    x = fn.args[0]
+    bits = b.bitcast(x, I32)
+    lsb = b.and_(b.lshr(bits, I32(16)), I32(1))
+    rounded = b.lshr(b.add(b.add(bits, I32(0x7FFF)), lsb), I32(16))
+    quiet = b.or_(b.lshr(bits, I32(16)), I32(0x40))
+    r = b.select(b.fcmp_unordered("uno", x, x), quiet, rounded)
+    b.ret(b.bitcast(b.trunc(r, ir.IntType(16)), BFLOAT))
+    del I1
 
 
 def _emit_global(m: ModuleEmitter, op: Operation) -> None:
