@@ -14,7 +14,7 @@ from eqsat.codegen.descriptor import MemDesc, pack_memref, unpack_memref, with_s
 from eqsat.codegen.emitter import FuncEmitter, ModuleEmitter, abi_params, abi_return
 from eqsat.codegen.memref import global_initializer
 from eqsat.codegen.table import LOWERINGS
-from eqsat.codegen.types import I64, PTR, CodegenError, Layout, memref_struct
+from eqsat.codegen.types import I1, I8, I64, PTR, CodegenError, Layout, memref_struct
 from frontend.ir import Module, Operation
 from frontend.ops.runtime import elem
 from frontend.types import FunctionType, MemRefType, VectorType
@@ -131,19 +131,39 @@ def _emit_packed(m: ModuleEmitter, func: Operation) -> None:
     for i, t in enumerate(ft.results):
         p = b.load(b.gep(fn.args[1], [I64(i)], source_etype=PTR), typ=PTR)
         if isinstance(t, VectorType):
-            et = em.ty(t.element)
-            for k, e in enumerate(em.layout.elems(b, outs[i], t)):
-                b.store(e, b.gep(p, [I64(k)], source_etype=et))
+            _store_vector(em, outs[i], p, t)
         else:
             b.store(outs[i], p)
     b.ret_void()
 
 
-def _load_vector(em: FuncEmitter, p: ir.Value, t: VectorType) -> ir.Value:
+def _pieces(em: FuncEmitter, t: VectorType) -> tuple[ir.Type, ir.Type, list[int]]:
+    """(LLVM element type, element type in memory, first element of each piece): pieces
+    move as whole vectors (i1 as bytes), so the wrapper stays small."""
     et = em.ty(t.element)
+    mt = I8 if et == I1 else et
     n = max(1, int(np.prod(t.shape)))
-    elems = [em.b.load(em.b.gep(p, [I64(k)], source_etype=et), typ=et) for k in range(n)]
-    return em.layout.from_elems(em.b, elems, t)
+    k = em.layout.row_len(t) if em.layout.kind == "nested" else n
+    return et, mt, list(range(0, n, k))
+
+
+def _load_vector(em: FuncEmitter, p: ir.Value, t: VectorType) -> ir.Value:
+    et, mt, starts = _pieces(em, t)
+    k = (max(1, int(np.prod(t.shape))) // len(starts))
+    pieces = []
+    for s in starts:
+        v = em.b.load(em.b.gep(p, [I64(s)], source_etype=mt), typ=ir.VectorType(mt, k), align=1)
+        pieces.append(em.b.trunc(v, ir.VectorType(I1, k)) if mt != et else v)
+    return em.from_chunks(pieces, t) if em.layout.kind == "nested" else pieces[0]
+
+
+def _store_vector(em: FuncEmitter, v: ir.Value, p: ir.Value, t: VectorType) -> None:
+    et, mt, starts = _pieces(em, t)
+    pieces = em.chunks(v, t) if em.layout.kind == "nested" else [v]
+    for s, piece in zip(starts, pieces):
+        if mt != et:
+            piece = em.b.zext(piece, ir.VectorType(I8, piece.type.count))
+        em.b.store(piece, em.b.gep(p, [I64(s)], source_etype=mt), align=1)
 
 
 __all__ = ["PACKED", "emit_module"]

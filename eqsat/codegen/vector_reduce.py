@@ -81,16 +81,23 @@ def fold(
     steps = operands[0][1].shape[-1] if operands else 0
     flat_ops = [(s, np.asarray(idx).reshape(-1, steps)) for s, idx in operands]
     flat_mask = None if mask is None else (mask[0], np.asarray(mask[1]).reshape(-1, steps))
-    reassoc = em.m.reassoc and is_float and kind == "add" and mask is None and steps > 1
+    reducible = kind in (_FLOAT if is_float else _REDUCE_INT)
+    per_element = (
+        mask is None
+        and steps > 1
+        and reducible
+        and (em.m.reassoc and is_float or _items_are_pieces(flat_ops))
+    )
+    flags = ["reassoc"] if em.m.reassoc and is_float else []
     pieces = []
     for c in result_chunks(em, rt):
         acc = start(c)
-        if reassoc:  # per element: acc + reduce(items), reassociated by LLVM
+        if per_element:  # acc_p <kind> reduce(items of p): llvm.vector.reduce.* per element
             outs = []
             for lane, p in enumerate(c):
                 items = item(*[s.chunk(em, idx[p]) for s, idx in flat_ops])
                 a = em.b.extract_element(acc, I32(lane))
-                outs.append(em.intrinsic("vector.reduce.fadd", [a, items], over=[items.type], ret=a.type, flags=["reassoc"]))
+                outs.append(_reduce(em, kind, a, items, is_float, flags))
             pieces.append(vector_of(em.b, outs))
             continue
         for k in range(steps):
@@ -103,6 +110,33 @@ def fold(
     if not isinstance(rt, VectorType):
         return em.b.extract_element(pieces[0], I32(0))
     return em.from_chunks(pieces, rt)
+
+
+_REDUCE_INT = {"add": "add", "mul": "mul", "and": "and", "or": "or", "xor": "xor",
+               "minsi": "smin", "maxsi": "smax", "minui": "umin", "maxui": "umax"}
+
+
+def _items_are_pieces(flat_ops: list[tuple[Sources, np.ndarray]]) -> bool:
+    """Each result element's items are one whole source piece in order (an inner reduction):
+    then one ordered reduce per element beats lane-parallel steps of gathered lanes."""
+    for s, idx in flat_ops:
+        row = idx[0]
+        piece = {s.where[i][0] for i in row if i >= 0}
+        if len(piece) != 1 or [s.where[i][1] for i in row] != list(range(len(row))):
+            return False
+        if s.pieces[piece.pop()].type.count != len(row):
+            return False
+    return True
+
+
+def _reduce(em: FuncEmitter, kind: str, acc: ir.Value, items: ir.Value, is_float: bool, flags: list[str]) -> ir.Value:
+    """acc <kind> items[0] <kind> items[1] ...: llvm.vector.reduce.fadd/fmul take the start
+    value and are ordered unless flagged reassoc; integer kinds do not depend on order."""
+    if is_float:
+        name = "vector.reduce.fadd" if kind == "add" else "vector.reduce.fmul"
+        return em.intrinsic(name, [acc, items], over=[items.type], ret=acc.type, flags=flags)
+    r = em.intrinsic("vector.reduce." + _REDUCE_INT[kind], [items], ret=acc.type)
+    return combine(em, kind, acc, r, False)
 
 
 def _start(em: FuncEmitter, acc: tuple[ir.Value, Any] | None, kind: str, e: str, rt: Any) -> Callable[[np.ndarray], ir.Value]:
