@@ -70,9 +70,17 @@ def optimized_ir(text: str, target: Target) -> str:
 def jit(text: str, target: Target) -> llvm.ExecutionEngine:
     """An execution engine holding the compiled module (the host must run the target)."""
     if not target.runs_on_host():
+        import platform
+
+        arch = target.triple.split("-")[0]
+        why = (
+            f"it is {platform.machine()}, the target is {arch}"
+            if arch != platform.machine().lower().replace("amd64", "x86_64")
+            else f"it lacks some of {', '.join(target.requires)}"
+        )
         raise CodegenError(
-            f"this host cannot execute code for target '{target.name}' (it lacks some of "
-            f"{', '.join(target.requires)}); use --emit asm to see its code"
+            f"this host cannot execute code for target '{target.name}' ({why}); "
+            "`eqsat opt FILE --emit asm --target " + target.name + "` shows its code"
         )
     tm = target_machine(target)
     mod = parse_and_optimize(text, tm, target.triple)
