@@ -4,7 +4,8 @@ Every program of ``tests/programs`` compiled for ``avx2`` and ``x86-64-v2`` (eac
 skipped where this host cannot run it), in the nested layout and in the flat one, and the
 same programs after ``optimize_module`` with every strategy forced (as tests/test_opt_corpus
 does): each prints its ``.expected`` byte for byte. Each program is compiled once per
-(target, layout).
+(target, layout); at LLVM -O0 too, where constants are not folded away, so every lowering's
+code runs.
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ def _skip_unless_runs(target: str) -> None:
         pytest.skip(f"this host cannot run {target} code")
 
 
-def _output(module, target: str, layout: str) -> str:
-    program = compile(module, target, layout=layout)
+def _output(module, target: str, layout: str, opt: int = 3) -> str:
+    program = compile(module, target, layout=layout, opt=opt)
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         program["entry"]()
@@ -44,6 +45,15 @@ def _output(module, target: str, layout: str) -> str:
 def test_compiled_program_prints_its_golden(path: Path, target: str, layout: str) -> None:
     _skip_unless_runs(target)
     assert _output(parse_file(path), target, layout) == path.with_suffix(".expected").read_text()
+
+
+@pytest.mark.parametrize(("target", "layout"), [("avx2", "nested"), ("x86-64-v2", "flat")])
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
+def test_unoptimized_code_prints_its_golden(path: Path, target: str, layout: str) -> None:
+    """At LLVM -O0 the programs' constants are not folded away: every lowering's code runs."""
+    _skip_unless_runs(target)
+    expected = path.with_suffix(".expected").read_text()
+    assert _output(parse_file(path), target, layout, opt=0) == expected
 
 
 @cache

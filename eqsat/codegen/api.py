@@ -201,10 +201,10 @@ class Program:
     """A compiled module: ``program.f(...)``, ``program["f"](...)``, or ``program(...)``
     for its entry function."""
 
-    def __init__(self, module: Module, target: Target, entry: str | None, layout: str, reassoc: bool) -> None:
+    def __init__(self, module: Module, target: Target, entry: str | None, layout: str, reassoc: bool, opt: int = 3) -> None:
         self.module, self.target = module, target
         self.llvm_ir = emit_llvm_ir(module, target, layout, reassoc)
-        self.engine = jit.jit(self.llvm_ir, target)
+        self.engine = jit.jit(self.llvm_ir, target, opt)
         self.functions: dict[str, Function] = {}
         for name, op in module.functions().items():
             if op.regions and op.regions[0].blocks and op.regions[0].blocks[0].ops:
@@ -234,6 +234,7 @@ class Program:
         return self.functions[name](*args)
 
 
-def compile(source: str | Module, target: str | Target = "avx2", entry: str | None = None, layout: str = "nested", reassoc: bool = False) -> Program:
-    """Compile MLIR text or a parsed module for a target this host runs."""
-    return Program(_module(source), _target(target), entry, layout, reassoc)
+def compile(source: str | Module, target: str | Target = "avx2", entry: str | None = None, layout: str = "nested", reassoc: bool = False, opt: int = 3) -> Program:
+    """Compile MLIR text or a parsed module for a target this host runs (LLVM level ``opt``,
+    3 by default)."""
+    return Program(_module(source), _target(target), entry, layout, reassoc, opt)

@@ -32,17 +32,18 @@ def _init() -> None:
             pass
 
 
-def target_machine(target: Target) -> llvm.TargetMachine:
+def target_machine(target: Target, opt: int = 3) -> llvm.TargetMachine:
     _init()
     try:
         t = llvm.Target.from_triple(target.triple)
     except RuntimeError as e:
         raise CodegenError(f"target {target.name}: LLVM has no target for {target.triple}: {e}") from None
-    return t.create_target_machine(cpu=target.cpu, features=target.features, opt=3, codemodel="jitdefault")
+    return t.create_target_machine(cpu=target.cpu, features=target.features, opt=opt, codemodel="jitdefault")
 
 
-def parse_and_optimize(text: str, tm: llvm.TargetMachine, triple: str) -> llvm.ModuleRef:
-    """Parse and verify our LLVM IR, then run LLVM's O3 pipeline for the target machine."""
+def parse_and_optimize(text: str, tm: llvm.TargetMachine, triple: str, opt: int = 3) -> llvm.ModuleRef:
+    """Parse and verify our LLVM IR, then run LLVM's pipeline (O3 by default; O0 leaves
+    constant inputs unfolded, which tests use to run every lowering's code)."""
     _init()
     try:
         mod = llvm.parse_assembly(text)
@@ -51,7 +52,7 @@ def parse_and_optimize(text: str, tm: llvm.TargetMachine, triple: str) -> llvm.M
         raise CodegenError(f"internal error: emitted LLVM IR does not verify: {e}") from None
     mod.triple = triple
     mod.data_layout = str(tm.target_data)
-    pto = llvm.create_pipeline_tuning_options(speed_level=3)
+    pto = llvm.create_pipeline_tuning_options(speed_level=opt)
     pb = llvm.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(mod, pb)
     return mod
@@ -67,7 +68,7 @@ def optimized_ir(text: str, target: Target) -> str:
     return str(parse_and_optimize(text, tm, target.triple))
 
 
-def jit(text: str, target: Target) -> llvm.ExecutionEngine:
+def jit(text: str, target: Target, opt: int = 3) -> llvm.ExecutionEngine:
     """An execution engine holding the compiled module (the host must run the target)."""
     if not target.runs_on_host():
         import platform
@@ -82,8 +83,8 @@ def jit(text: str, target: Target) -> llvm.ExecutionEngine:
             f"this host cannot execute code for target '{target.name}' ({why}); "
             "`eqsat opt FILE --emit asm --target " + target.name + "` shows its code"
         )
-    tm = target_machine(target)
-    mod = parse_and_optimize(text, tm, target.triple)
+    tm = target_machine(target, opt)
+    mod = parse_and_optimize(text, tm, target.triple, opt)
     if "half" in text or "bfloat" in text:
         _check_runtime_calls(tm.emit_assembly(mod), target)
     engine = llvm.create_mcjit_compiler(mod, tm)

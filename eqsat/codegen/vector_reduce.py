@@ -19,7 +19,7 @@ from llvmlite import ir
 
 from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.gather import Sources, arange, result_chunks, size, zip_map
-from eqsat.codegen.types import I32, CodegenError, vector_of
+from eqsat.codegen.types import I32, CodegenError, shuffle_mask, vector_of
 from frontend import semantics as S
 from frontend.ir import Operation
 from frontend.ops.common import ints
@@ -112,6 +112,7 @@ def fold(
     return em.from_chunks(pieces, rt)
 
 
+_PART = 8  # lanes per part of a long ordered reduction (LLVM expands wide ones slowly)
 _REDUCE_INT = {"add": "add", "mul": "mul", "and": "and", "or": "or", "xor": "xor",
                "minsi": "smin", "maxsi": "smax", "minui": "umin", "maxui": "umax"}
 
@@ -134,6 +135,12 @@ def _reduce(em: FuncEmitter, kind: str, acc: ir.Value, items: ir.Value, is_float
     value and are ordered unless flagged reassoc; integer kinds do not depend on order."""
     if is_float:
         name = "vector.reduce.fadd" if kind == "add" else "vector.reduce.fmul"
+        n = items.type.count
+        if not flags and n > 2 * _PART and n % _PART == 0:  # ordered: chain native parts
+            for k in range(0, n, _PART):
+                part = em.b.shuffle_vector(items, ir.Constant(items.type, ir.Undefined), shuffle_mask(list(range(k, k + _PART))))
+                acc = em.intrinsic(name, [acc, part], over=[part.type], ret=acc.type)
+            return acc
         return em.intrinsic(name, [acc, items], over=[items.type], ret=acc.type, flags=flags)
     r = em.intrinsic("vector.reduce." + _REDUCE_INT[kind], [items], ret=acc.type)
     return combine(em, kind, acc, r, False)
