@@ -213,3 +213,6 @@ def test_unsupported_inputs_are_errors_not_crashes() -> None:
     scalable = "func.func @s() -> vector<[4]xf32> {\n  %v = vector.vscale\n  %z = arith.constant dense<0.0> : vector<[4]xf32>\n  return %z : vector<[4]xf32>\n}"
     with pytest.raises(CodegenError, match="scalable"):
         emit_llvm_ir(scalable, "avx2")
+    wide = "func.func @w() {\n  %a = arith.constant 5 : i128\n  vector.print %a : i128\n  return\n}"
+    with pytest.raises(CodegenError, match=r"2:3: error: cannot compile 'arith.constant'"):
+        emit_llvm_ir(wide, "avx2")

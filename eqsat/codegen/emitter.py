@@ -127,7 +127,13 @@ class FuncEmitter:
         lower = self.lowerings.get(op.name)
         if lower is None:
             raise CodegenError(f"'{op.name}' has no LLVM lowering", op)
-        out = lower(self, op)
+        try:
+            out = lower(self, op)
+        except CodegenError:
+            raise
+        except Exception as e:  # noqa: BLE001 - re-raised with the op's location
+            # an input outside what the lowering handles: an error at the op, not a traceback
+            raise CodegenError(f"cannot compile '{op.name}' for LLVM: {e}", op) from e
         if not op.results:
             return
         results = out if isinstance(out, list) else [out]
