@@ -108,7 +108,9 @@ def test_wrong_arguments_are_clear_errors(program) -> None:
 def test_division_by_zero_is_a_located_fault(program) -> None:
     assert program.div(7, -2) == -3
     assert program.div(-(2**31), -1) == -(2**31)  # wraps, as the interpreter
-    with pytest.raises(RuntimeFault, match=r"<compile>:\d+:\d+: error: 'arith.divsi' op runtime fault"):
+    with pytest.raises(
+        RuntimeFault, match=r"<compile>:\d+:\d+: error: 'arith.divsi' op runtime fault"
+    ):
         program.div(1, 0)
 
 
@@ -132,8 +134,12 @@ def test_abi_is_the_one_mlir_gives() -> None:
     import subprocess
 
     opt, tr = mlir_tools.find_tool("mlir-opt", 22), mlir_tools.find_tool("mlir-translate", 22)
-    lowered = subprocess.run([opt, "--test-lower-to-llvm"], input=API, capture_output=True, text=True, check=True).stdout
-    theirs = subprocess.run([tr, "--mlir-to-llvmir"], input=lowered, capture_output=True, text=True, check=True).stdout
+    lowered = subprocess.run(
+        [opt, "--test-lower-to-llvm"], input=API, capture_output=True, text=True, check=True
+    ).stdout
+    theirs = subprocess.run(
+        [tr, "--mlir-to-llvmir"], input=lowered, capture_output=True, text=True, check=True
+    ).stdout
     ours = emit_llvm_ir(API, "avx2")
     for name in ("scale", "fill", "mat", "div", "alloc"):
         assert _signature(ours, name) == _signature(theirs, name), name

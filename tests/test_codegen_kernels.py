@@ -77,7 +77,7 @@ def _inputs(fn, rng) -> list:
 @pytest.mark.parametrize("name", KERNELS)
 def test_kernel_matches_interpreter(name: str, layout: str) -> None:
     module = parse(KERNELS[name])
-    (fname, fn), = module.functions().items()
+    ((fname, fn),) = module.functions().items()
     args = _inputs(fn, np.random.default_rng(1))
     mine = [copy.deepcopy(a) for a in args]
     want = Interpreter(module).call(fname, *args)
@@ -93,7 +93,7 @@ def test_kernel_matches_interpreter(name: str, layout: str) -> None:
 @pytest.mark.parametrize("name", ["matmul8", "reduce_inner", "matvec"])
 def test_kernel_with_reassociation_is_close(name: str) -> None:
     module = parse(KERNELS[name])
-    (fname, fn), = module.functions().items()
+    ((fname, fn),) = module.functions().items()
     args = _inputs(fn, np.random.default_rng(2))
     want = Interpreter(module).call(fname, *args)
     got = compile(module, _target(), reassoc=True)[fname](*args)

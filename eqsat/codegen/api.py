@@ -33,7 +33,12 @@ def _target(target: str | Target) -> Target:
     return target if isinstance(target, Target) else load_target(target)
 
 
-def emit_llvm_ir(module: str | Module, target: str | Target = "avx2", layout: str = "nested", reassoc: bool = False) -> str:
+def emit_llvm_ir(
+    module: str | Module,
+    target: str | Target = "avx2",
+    layout: str = "nested",
+    reassoc: bool = False,
+) -> str:
     """Unoptimized LLVM IR of every function (MLIR's names and calling convention) and
     ``_eqsat_packed_<name>`` entry points, with the target's triple."""
     t = _target(target)
@@ -42,7 +47,12 @@ def emit_llvm_ir(module: str | Module, target: str | Target = "avx2", layout: st
     return str(m.module)
 
 
-def emit_assembly(module: str | Module, target: str | Target = "avx2", layout: str = "nested", reassoc: bool = False) -> str:
+def emit_assembly(
+    module: str | Module,
+    target: str | Target = "avx2",
+    layout: str = "nested",
+    reassoc: bool = False,
+) -> str:
     t = _target(target)
     return jit.emit_assembly(emit_llvm_ir(module, t, layout, reassoc), t)
 
@@ -52,7 +62,11 @@ class _Descriptor(ctypes.Structure):
 
 
 def _descriptor_type(rank: int) -> type[ctypes.Structure]:
-    fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p), ("offset", ctypes.c_int64)]
+    fields = [
+        ("allocated", ctypes.c_void_p),
+        ("aligned", ctypes.c_void_p),
+        ("offset", ctypes.c_int64),
+    ]
     if rank:
         fields += [("sizes", ctypes.c_int64 * rank), ("strides", ctypes.c_int64 * rank)]
     return type(f"MemRef{rank}", (ctypes.Structure,), {"_fields_": fields})
@@ -77,14 +91,18 @@ class Function:
             dt = dtype_of(elem(t))
             if x.dtype != dt:
                 raise TypeError(f"{what}: expected dtype {dt}, got {x.dtype}")
-            if x.ndim != len(t.shape) or any(s is not None and s != n for s, n in zip(t.shape, x.shape)):
+            if x.ndim != len(t.shape) or any(
+                s is not None and s != n for s, n in zip(t.shape, x.shape)
+            ):
                 raise ValueError(f"{what}: expected shape {_shape(t.shape)}, got {x.shape}")
             if any(s % x.itemsize for s in x.strides):
                 raise ValueError(f"{what}: array strides {x.strides} are not whole elements")
             want, offset = layout_of(t)
             have = [st // x.itemsize for st in x.strides]
             if any(w is not None and w != h and n > 1 for w, h, n in zip(want, have, x.shape)):
-                if any(w is not None for w in want) and (offset != 0 or want != _row_major(x.shape)):
+                if any(w is not None for w in want) and (
+                    offset != 0 or want != _row_major(x.shape)
+                ):
                     raise ValueError(f"{what}: array strides {tuple(have)} do not fit {t}")
                 copy = np.ascontiguousarray(x)  # the type fixes row-major: copy in, and back
                 self._copy_back.append((x, copy))
@@ -113,8 +131,16 @@ class Function:
             if np.issubdtype(dt, np.integer) or dt == np.bool_:
                 if isinstance(x, (float, np.floating)):
                     raise TypeError(f"{what}: expected an integer, got {x!r}")
-                info = np.iinfo(np.int64 if isinstance(t, IndexType) else dt) if dt != np.bool_ else None
-                if info is not None and not (info.min <= int(x) <= info.max) and not (np.issubdtype(dt, np.integer) and 0 <= int(x) < 2 ** (8 * dt.itemsize)):
+                info = (
+                    np.iinfo(np.int64 if isinstance(t, IndexType) else dt)
+                    if dt != np.bool_
+                    else None
+                )
+                if (
+                    info is not None
+                    and not (info.min <= int(x) <= info.max)
+                    and not (np.issubdtype(dt, np.integer) and 0 <= int(x) < 2 ** (8 * dt.itemsize))
+                ):
                     raise ValueError(f"{what}: {x} does not fit {t}")
                 buf = np.array([int(x)], dtype=np.int64).astype(dt)
             else:
@@ -130,7 +156,9 @@ class Function:
             raise TypeError(f"@{self.name} takes {len(ins)} arguments, got {len(args)}")
         keep: list[Any] = []
         self._copy_back: list[tuple[np.ndarray, np.ndarray]] = []
-        argv = (ctypes.c_void_p * max(1, len(ins)))(*[self._arg(i, x, t, keep) for i, (x, t) in enumerate(zip(args, ins))])
+        argv = (ctypes.c_void_p * max(1, len(ins)))(
+            *[self._arg(i, x, t, keep) for i, (x, t) in enumerate(zip(args, ins))]
+        )
         results = []
         for t in outs:
             if isinstance(t, MemRefType):
@@ -140,7 +168,10 @@ class Function:
                 dt = np.uint16 if elem(t) == "bf16" else dtype_of(elem(t))
                 results.append(np.zeros(max(1, int(np.prod(shape))), dtype=dt))
         resv = (ctypes.c_void_p * max(1, len(outs)))(
-            *[ctypes.addressof(r) if isinstance(r, ctypes.Structure) else r.ctypes.data for r in results]
+            *[
+                ctypes.addressof(r) if isinstance(r, ctypes.Structure) else r.ctypes.data
+                for r in results
+            ]
         )
         FAULTS.clear()
         ERRORS.clear()
@@ -201,7 +232,15 @@ class Program:
     """A compiled module: ``program.f(...)``, ``program["f"](...)``, or ``program(...)``
     for its entry function."""
 
-    def __init__(self, module: Module, target: Target, entry: str | None, layout: str, reassoc: bool, opt: int = 3) -> None:
+    def __init__(
+        self,
+        module: Module,
+        target: Target,
+        entry: str | None,
+        layout: str,
+        reassoc: bool,
+        opt: int = 3,
+    ) -> None:
         self.module, self.target = module, target
         self.llvm_ir = emit_llvm_ir(module, target, layout, reassoc)
         self.engine = jit.jit(self.llvm_ir, target, opt)
@@ -234,7 +273,14 @@ class Program:
         return self.functions[name](*args)
 
 
-def compile(source: str | Module, target: str | Target = "avx2", entry: str | None = None, layout: str = "nested", reassoc: bool = False, opt: int = 3) -> Program:
+def compile(
+    source: str | Module,
+    target: str | Target = "avx2",
+    entry: str | None = None,
+    layout: str = "nested",
+    reassoc: bool = False,
+    opt: int = 3,
+) -> Program:
     """Compile MLIR text or a parsed module for a target this host runs (LLVM level ``opt``,
     3 by default)."""
     return Program(_module(source), _target(target), entry, layout, reassoc, opt)

@@ -17,8 +17,8 @@ from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.types import I1, CodegenError, scalar_type
 from frontend.attributes import DenseElementsAttr, FloatAttr, IntegerAttr
 from frontend.ir import Operation
-from frontend.semantics import as_elem
 from frontend.ops.runtime import elem
+from frontend.semantics import as_elem
 from frontend.types import IntegerType, Type, VectorType
 
 _CMPF = {
@@ -126,10 +126,14 @@ def _floor_ceil_si(ceil: bool) -> Callable[[FuncEmitter, Operation], Any]:
             r = _signed_div(em, op, a, b, True)
             zero = em.like(a, 0)
             nonzero = em.b.icmp_signed("!=", r, zero)
-            same_sign = em.b.icmp_signed("==", em.b.icmp_signed("<", r, zero), em.b.icmp_signed("<", b, zero))
+            same_sign = em.b.icmp_signed(
+                "==", em.b.icmp_signed("<", r, zero), em.b.icmp_signed("<", b, zero)
+            )
             if ceil:
                 return em.b.select(em.b.and_(nonzero, same_sign), em.b.add(q, em.like(a, 1)), q)
-            return em.b.select(em.b.and_(nonzero, em.b.not_(same_sign)), em.b.sub(q, em.like(a, 1)), q)
+            return em.b.select(
+                em.b.and_(nonzero, em.b.not_(same_sign)), em.b.sub(q, em.like(a, 1)), q
+            )
 
         return em.map_chunks(op, f)
 
@@ -141,7 +145,9 @@ def ceildivui(em: FuncEmitter, op: Operation) -> Any:
         b = _guard_zero(em, op, b)
         q = em.b.udiv(a, b)
         r = em.b.urem(a, b)
-        return em.b.select(em.b.icmp_unsigned("!=", r, em.like(r, 0)), em.b.add(q, em.like(q, 1)), q)
+        return em.b.select(
+            em.b.icmp_unsigned("!=", r, em.like(r, 0)), em.b.add(q, em.like(q, 1)), q
+        )
 
     return em.map_chunks(op, f)
 
@@ -237,15 +243,15 @@ def _const_vector(em: FuncEmitter, elems: list[ir.Constant], t: VectorType) -> i
     lt = em.ty(t)
     if isinstance(lt, ir.VectorType):
         return ir.Constant(lt, elems)
-    n = t.shape[-1]
 
     def build(ty: ir.Type, flat: list[ir.Constant]) -> ir.Constant:
         if isinstance(ty, ir.VectorType):
             return ir.Constant(ty, flat)
         k = len(flat) // ty.count
-        return ir.Constant(ty, [build(ty.element, flat[i * k : i * k + k]) for i in range(ty.count)])
+        return ir.Constant(
+            ty, [build(ty.element, flat[i * k : i * k + k]) for i in range(ty.count)]
+        )
 
-    del n
     return build(lt, elems)
 
 

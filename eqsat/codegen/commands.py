@@ -25,7 +25,9 @@ def best_host_target() -> str | None:
     return None
 
 
-def run(module: Module, target: str, entry: str, layout: str = "nested", reassoc: bool = False) -> None:
+def run(
+    module: Module, target: str, entry: str, layout: str = "nested", reassoc: bool = False
+) -> None:
     """Compile module for target and call entry (no arguments); prints go to sys.stdout."""
     program = compile(module, target, entry=entry, layout=layout, reassoc=reassoc)
     try:
@@ -34,7 +36,9 @@ def run(module: Module, target: str, entry: str, layout: str = "nested", reassoc
         sys.stdout.flush()
 
 
-def emit(module: Module, target: str, kind: str, layout: str = "nested", reassoc: bool = False) -> str:
+def emit(
+    module: Module, target: str, kind: str, layout: str = "nested", reassoc: bool = False
+) -> str:
     """LLVM IR ('llvm') or the target's assembly ('asm') of module."""
     if kind == "llvm":
         return emit_llvm_ir(module, target, layout, reassoc)

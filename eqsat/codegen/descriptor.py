@@ -78,5 +78,3 @@ def unpack_memref(b: ir.IRBuilder, agg: ir.Value, t: MemRefType) -> MemDesc:
         [b.extract_value(agg, [3, i]) for i in range(r)],
         [b.extract_value(agg, [4, i]) for i in range(r)],
     )
-
-

@@ -16,6 +16,7 @@ from typing import Any
 
 from llvmlite import ir
 
+from eqsat.codegen.descriptor import MemDesc
 from eqsat.codegen.texts import fault_id
 from eqsat.codegen.types import (
     I1,
@@ -24,13 +25,11 @@ from eqsat.codegen.types import (
     PTR,
     CodegenError,
     Layout,
-    memref_struct,
     scalar_type,
     splat,
 )
-from eqsat.codegen.descriptor import MemDesc
 from frontend.ir import Block, Module, Operation, Value
-from frontend.types import FunctionType, MemRefType, Type, VectorType
+from frontend.types import MemRefType, Type, VectorType
 
 Lowering = Callable[["FuncEmitter", Operation], Any]
 YIELDS = frozenset({"scf.yield", "scf.condition", "vector.yield"})
@@ -157,7 +156,9 @@ class FuncEmitter:
             return pieces[0]
         return self.layout.from_rows(self.b, pieces, t)
 
-    def map_chunks(self, op: Operation, fn: Callable[..., ir.Value], operands: list[Value] | None = None) -> ir.Value:
+    def map_chunks(
+        self, op: Operation, fn: Callable[..., ir.Value], operands: list[Value] | None = None
+    ) -> ir.Value:
         """Apply fn piece by piece over same-shaped vector operands (scalars pass whole)."""
         vals = operands if operands is not None else list(op.operands)
         rt = op.results[0].type
@@ -176,7 +177,14 @@ class FuncEmitter:
             return range(self.layout.num_rows(t))
         return range(1)
 
-    def intrinsic(self, name: str, args: Sequence[ir.Value], over: Sequence[ir.Type] | None = None, ret: ir.Type | None = None, flags: Sequence[str] = ()) -> ir.Value:
+    def intrinsic(
+        self,
+        name: str,
+        args: Sequence[ir.Value],
+        over: Sequence[ir.Type] | None = None,
+        ret: ir.Type | None = None,
+        flags: Sequence[str] = (),
+    ) -> ir.Value:
         """Call llvm.<name> overloaded on the types `over` (default: the first argument's)."""
         over = [args[0].type] if over is None else list(over)
         full = "llvm." + name + "".join("." + mangle(t) for t in over)

@@ -63,10 +63,14 @@ class Sources:
             if lanes == list(range(p.type.count)):
                 return p
             if -1 not in lanes:
-                return em.b.shuffle_vector(p, ir.Constant(p.type, ir.Undefined), shuffle_mask(lanes))
+                return em.b.shuffle_vector(
+                    p, ir.Constant(p.type, ir.Undefined), shuffle_mask(lanes)
+                )
             zero = ir.Constant(p.type, None)
             m = p.type.count
-            return em.b.shuffle_vector(p, zero, shuffle_mask([lane if lane >= 0 else m for lane in lanes]))
+            return em.b.shuffle_vector(
+                p, zero, shuffle_mask([lane if lane >= 0 else m for lane in lanes])
+            )
         if len(used) == 2 and -1 not in idx:
             a, b = self.pieces[used[0]], self.pieces[used[1]]
             if a.type == b.type:
@@ -90,7 +94,9 @@ def result_chunks(em: FuncEmitter, t: Type) -> list[np.ndarray]:
     return [flat[i : i + k] for i in range(0, n, k)]
 
 
-def gather(em: FuncEmitter, sources: Sequence[tuple[ir.Value, Type]], index: np.ndarray, rt: Type) -> ir.Value:
+def gather(
+    em: FuncEmitter, sources: Sequence[tuple[ir.Value, Type]], index: np.ndarray, rt: Type
+) -> ir.Value:
     """The value of type rt whose element p is source element index[p] (-1: zero)."""
     src = Sources.of(em, sources)
     flat = np.asarray(index).reshape(-1)

@@ -37,11 +37,17 @@ def target_machine(target: Target, opt: int = 3) -> llvm.TargetMachine:
     try:
         t = llvm.Target.from_triple(target.triple)
     except RuntimeError as e:
-        raise CodegenError(f"target {target.name}: LLVM has no target for {target.triple}: {e}") from None
-    return t.create_target_machine(cpu=target.cpu, features=target.features, opt=opt, codemodel="jitdefault")
+        raise CodegenError(
+            f"target {target.name}: LLVM has no target for {target.triple}: {e}"
+        ) from None
+    return t.create_target_machine(
+        cpu=target.cpu, features=target.features, opt=opt, codemodel="jitdefault"
+    )
 
 
-def parse_and_optimize(text: str, tm: llvm.TargetMachine, triple: str, opt: int = 3) -> llvm.ModuleRef:
+def parse_and_optimize(
+    text: str, tm: llvm.TargetMachine, triple: str, opt: int = 3
+) -> llvm.ModuleRef:
     """Parse and verify our LLVM IR, then run LLVM's pipeline (O3 by default; O0 leaves
     constant inputs unfolded, which tests use to run every lowering's code)."""
     _init()

@@ -68,7 +68,9 @@ def _bits(name: str) -> Callable[[FuncEmitter, Operation], Any]:
     """ctlz/cttz/absi: the intrinsic with its 'poison at zero/min' flag off."""
 
     def lower(em: FuncEmitter, op: Operation) -> Any:
-        return em.map_chunks(op, lambda x: em.intrinsic(name, [x, I1(0)], over=[x.type], ret=x.type))
+        return em.map_chunks(
+            op, lambda x: em.intrinsic(name, [x, I1(0)], over=[x.type], ret=x.type)
+        )
 
     return lower
 
@@ -89,7 +91,11 @@ def ipowi(em: FuncEmitter, op: Operation) -> Any:
             res = em.b.select(bit, em.b.mul(res, base), res)
             base = em.b.mul(base, base)
         neg = em.b.icmp_signed("<", b, em.like(b, 0))
-        em.fault_if(em.b.and_(neg, em.b.icmp_signed("==", a, em.like(a, 0))), "math.ipowi: 0 to a negative power divides by zero", op)
+        em.fault_if(
+            em.b.and_(neg, em.b.icmp_signed("==", a, em.like(a, 0))),
+            "math.ipowi: 0 to a negative power divides by zero",
+            op,
+        )
         odd = em.b.icmp_unsigned("!=", em.b.and_(b, em.like(b, 1)), em.like(b, 0))
         m1 = em.b.select(odd, em.like(a, -1), em.like(a, 1))
         negres = em.b.select(

@@ -14,10 +14,10 @@ from typing import Any
 import numpy as np
 from llvmlite import ir
 
-from eqsat.codegen.descriptor import MemDesc, layout_of, with_static
+from eqsat.codegen.descriptor import MemDesc, with_static
 from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.types import I8, I64, PTR, CodegenError
-from frontend.attributes import DenseElementsAttr, StridedLayoutAttr
+from frontend.attributes import DenseElementsAttr
 from frontend.ir import Operation
 from frontend.ops.common import ints
 from frontend.ops.spec import DYNAMIC_INDEX
@@ -47,7 +47,11 @@ def elem_align(em: FuncEmitter, t: Type) -> int:
     if isinstance(t, VectorType):
         return 1
     lt = em.ty(t)
-    return max(1, lt.width // 8) if isinstance(lt, ir.IntType) else {"half": 2, "bfloat": 2, "float": 4, "double": 8}[str(lt)]
+    return (
+        max(1, lt.width // 8)
+        if isinstance(lt, ir.IntType)
+        else {"half": 2, "bfloat": 2, "float": 4, "double": 8}[str(lt)]
+    )
 
 
 def _size_bytes(em: FuncEmitter, t: MemRefType, sizes: list[ir.Value]) -> ir.Value:
@@ -75,7 +79,9 @@ def _row_major(em: FuncEmitter, t: MemRefType, sizes: list[ir.Value]) -> list[ir
 def alloc(em: FuncEmitter, op: Operation) -> Any:
     t: MemRefType = op.results[0].type
     sizes = _dyn_sizes(em, op)
-    align = max(DEFAULT_ALIGN, op.attributes["alignment"].value if "alignment" in op.attributes else 0)
+    align = max(
+        DEFAULT_ALIGN, op.attributes["alignment"].value if "alignment" in op.attributes else 0
+    )
     nbytes = _size_bytes(em, t, sizes)
     malloc = em.m.declare("malloc", PTR, [I64])
     raw = em.b.call(malloc, [em.b.add(nbytes, I64(align))])
@@ -112,7 +118,9 @@ def dealloc(em: FuncEmitter, op: Operation) -> Any:
 def load(em: FuncEmitter, op: Operation) -> Any:
     d = em.get(op.operands[0])
     idx = [em.get(v) for v in op.operands[1:]]
-    return em.b.load(element_ptr(em, d, idx), typ=elem_type(em, d.type), align=elem_align(em, d.type.element))
+    return em.b.load(
+        element_ptr(em, d, idx), typ=elem_type(em, d.type), align=elem_align(em, d.type.element)
+    )
 
 
 def store(em: FuncEmitter, op: Operation) -> Any:
@@ -150,7 +158,11 @@ def subview(em: FuncEmitter, op: Operation) -> Any:
         dyn = iter(em.get(v) for v in g[group])
         return [next(dyn) if s == DYNAMIC_INDEX else I64(s) for s in ints(a[name])]
 
-    offs, sizes, strides = mixed("static_offsets", "offsets"), mixed("static_sizes", "sizes"), mixed("static_strides", "strides")
+    offs, sizes, strides = (
+        mixed("static_offsets", "offsets"),
+        mixed("static_sizes", "sizes"),
+        mixed("static_strides", "strides"),
+    )
     off = linear_index(em, d, offs)
     new_strides = [em.b.mul(st, s) for st, s in zip(strides, d.strides)]
     t: MemRefType = op.results[0].type
@@ -161,7 +173,11 @@ def subview(em: FuncEmitter, op: Operation) -> Any:
         static = [s if s != DYNAMIC_INDEX else None for s in ints(a["static_sizes"])]
         drop = _drop_dims([1 if s is None else s for s in static], t)
         keep = [i for i in keep if i not in drop]
-    return with_static(MemDesc(t, d.allocated, d.aligned, off, [sizes[i] for i in keep], [new_strides[i] for i in keep]))
+    return with_static(
+        MemDesc(
+            t, d.allocated, d.aligned, off, [sizes[i] for i in keep], [new_strides[i] for i in keep]
+        )
+    )
 
 
 def copy(em: FuncEmitter, op: Operation) -> Any:
@@ -211,7 +227,9 @@ def get_global(em: FuncEmitter, op: Operation) -> Any:
     return with_static(MemDesc(t, g, g, I64(0), sizes, _row_major(em, t, sizes)))
 
 
-def global_initializer(em_module: Any, op: Operation, ty: ir.ArrayType, elem_of: Callable[[Any], ir.Constant]) -> ir.Constant | None:
+def global_initializer(
+    em_module: Any, op: Operation, ty: ir.ArrayType, elem_of: Callable[[Any], ir.Constant]
+) -> ir.Constant | None:
     init = op.attributes.get("initial_value")
     if not isinstance(init, DenseElementsAttr):
         return None

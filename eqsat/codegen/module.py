@@ -10,7 +10,7 @@ import numpy as np
 from llvmlite import ir
 
 from eqsat.codegen.arith import scalar_constant
-from eqsat.codegen.descriptor import MemDesc, pack_memref, unpack_memref, with_static
+from eqsat.codegen.descriptor import MemDesc, unpack_memref, with_static
 from eqsat.codegen.emitter import FuncEmitter, ModuleEmitter, abi_params, abi_return
 from eqsat.codegen.memref import global_initializer
 from eqsat.codegen.table import LOWERINGS
@@ -24,7 +24,9 @@ PACKED = "_eqsat_packed_"
 
 def emit_module(source: Module, layout: str = "nested", reassoc: bool = False) -> ModuleEmitter:
     """The LLVM module of every function and global of source."""
-    m = ModuleEmitter(ir.Module(name=source.name or "eqsat"), source, Layout(layout), reassoc, LOWERINGS)
+    m = ModuleEmitter(
+        ir.Module(name=source.name or "eqsat"), source, Layout(layout), reassoc, LOWERINGS
+    )
     for op in source.ops:
         if op.name == "memref.global":
             _emit_global(m, op)
@@ -33,7 +35,9 @@ def emit_module(source: Module, layout: str = "nested", reassoc: bool = False) -
         name = op.attributes["sym_name"].value
         ft: FunctionType = op.attributes["function_type"].type
         params = [p for t in ft.inputs for p in abi_params(m.layout, t, op)]
-        fn = ir.Function(m.module, ir.FunctionType(abi_return(m.layout, ft.results, op), params), name)
+        fn = ir.Function(
+            m.module, ir.FunctionType(abi_return(m.layout, ft.results, op), params), name
+        )
         m.functions[name] = fn
     if any("bf16" in str(v.type) for op in source.walk() for v in op.results) or any(
         "bf16" in str(op.attributes["function_type"].type) for op in funcs
@@ -54,7 +58,9 @@ def emit_function(m: ModuleEmitter, func: Operation) -> None:
     if region is None or not region.blocks or not region.blocks[0].ops:
         return  # a declaration: resolved by the JIT from the process, or an error there
     if len(region.blocks) > 1:
-        raise CodegenError("functions with several blocks (unstructured control flow) are not supported", func)
+        raise CodegenError(
+            "functions with several blocks (unstructured control flow) are not supported", func
+        )
     em = FuncEmitter(m, func, fn)
     ftype: FunctionType = func.attributes["function_type"].type
     params = iter(fn.args)
@@ -75,7 +81,7 @@ def emit_function(m: ModuleEmitter, func: Operation) -> None:
 def _emit_truncsfbf2(m: ModuleEmitter) -> None:
     """float -> bfloat rounded to nearest even (NaN stays a quiet NaN): the compiler-runtime
     function LLVM calls for it on x86, which the C libraries of most hosts do not have."""
-    from eqsat.codegen.types import BFLOAT, I1, I32
+    from eqsat.codegen.types import BFLOAT, I32
 
     f32 = ir.FloatType()
     fn = ir.Function(m.module, ir.FunctionType(BFLOAT, [f32]), "__truncsfbf2")
@@ -88,7 +94,6 @@ def _emit_truncsfbf2(m: ModuleEmitter) -> None:
     quiet = b.or_(b.lshr(bits, I32(16)), I32(0x40))
     r = b.select(b.fcmp_unordered("uno", x, x), quiet, rounded)
     b.ret(b.bitcast(b.trunc(r, ir.IntType(16)), BFLOAT))
-    del I1
 
 
 def _emit_global(m: ModuleEmitter, op: Operation) -> None:
@@ -149,7 +154,7 @@ def _pieces(em: FuncEmitter, t: VectorType) -> tuple[ir.Type, ir.Type, list[int]
 
 def _load_vector(em: FuncEmitter, p: ir.Value, t: VectorType) -> ir.Value:
     et, mt, starts = _pieces(em, t)
-    k = (max(1, int(np.prod(t.shape))) // len(starts))
+    k = max(1, int(np.prod(t.shape))) // len(starts)
     pieces = []
     for s in starts:
         v = em.b.load(em.b.gep(p, [I64(s)], source_etype=mt), typ=ir.VectorType(mt, k), align=1)

@@ -19,8 +19,8 @@ from llvmlite import ir
 
 from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.gather import Sources, arange, result_chunks
-from eqsat.codegen.texts import TEXTS as _TEXTS
 from eqsat.codegen.texts import FAULT_SITES, text_id
+from eqsat.codegen.texts import TEXTS as _TEXTS
 from eqsat.codegen.types import F64, I32, I64
 from frontend.ir import Operation
 from frontend.ops.runtime import elem, enum

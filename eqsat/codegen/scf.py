@@ -29,7 +29,9 @@ def _phis(em: FuncEmitter, types: list[Type], incoming: list[Any], pred: ir.Bloc
                 p.add_incoming(f, pred)
                 fields.append(p)
             r = len(x.sizes)
-            out.append(MemDesc(x.type, fields[0], fields[1], fields[2], fields[3 : 3 + r], fields[3 + r :]))
+            out.append(
+                MemDesc(x.type, fields[0], fields[1], fields[2], fields[3 : 3 + r], fields[3 + r :])
+            )
         else:
             p = em.b.phi(x.type)
             p.add_incoming(x, pred)
@@ -107,16 +109,13 @@ def scf_while(em: FuncEmitter, op: Operation) -> Any:
     em.b.branch(head)
     em.b.position_at_end(head)
     args = _phis(em, [a.type for a in before.args], inits, pre)
-    cond_op = before.ops[-1]
     cond, *passed = em.run_block(before, args)
-    cond_block = em.b.block
     em.b.cbranch(cond, body, exit_)
     em.b.position_at_end(body)
     yielded = em.run_block(after, passed)
     _add_incoming(args, yielded, em.b.block)
     em.b.branch(head)
     em.b.position_at_end(exit_)
-    del cond_op, cond_block
     return passed
 
 
@@ -145,7 +144,12 @@ def func_call(em: FuncEmitter, op: Operation) -> Any:
     if fn is None:
         raise CodegenError(f"call to unknown function @{name}", op)
     target = em.m.source.lookup_symbol(name)
-    if target is None or not target.regions or not target.regions[0].blocks or not target.regions[0].blocks[0].ops:
+    if (
+        target is None
+        or not target.regions
+        or not target.regions[0].blocks
+        or not target.regions[0].blocks[0].ops
+    ):
         em.fault_if(ir.Constant(ir.IntType(1), 1), f"call to function without a body @{name}", op)
         undef = [_undef(em, rv.type) for rv in op.results]
         return undef if len(undef) != 1 else undef[0]
@@ -158,7 +162,9 @@ def func_call(em: FuncEmitter, op: Operation) -> Any:
     if not res:
         return None
     outs = [r] if len(res) == 1 else [em.b.extract_value(r, i) for i in range(len(res))]
-    return [unpack_memref(em.b, o, t) if isinstance(t, MemRefType) else o for o, t in zip(outs, res)]
+    return [
+        unpack_memref(em.b, o, t) if isinstance(t, MemRefType) else o for o, t in zip(outs, res)
+    ]
 
 
 def _undef(em: FuncEmitter, t: Type) -> Any:

@@ -9,7 +9,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from eqsat.codegen import arith, math, memref, runtime, scf, vector_memory, vector_reduce, vector_shape
+from eqsat.codegen import (
+    arith,
+    math,
+    memref,
+    runtime,
+    scf,
+    vector_memory,
+    vector_reduce,
+    vector_shape,
+)
 
 LOWERINGS: dict[str, Callable[..., Any]] = {
     **arith.LOWERINGS,

@@ -134,9 +134,7 @@ class Layout:
     # -- elements: scalars in row-major order ------------------------------------------------
     def elems(self, b: ir.IRBuilder, v: ir.Value, t: VectorType) -> list[ir.Value]:
         n = self.row_len(t)
-        return [
-            b.extract_element(row, I32(i)) for row in self.rows(b, v, t) for i in range(n)
-        ]
+        return [b.extract_element(row, I32(i)) for row in self.rows(b, v, t) for i in range(n)]
 
     def from_elems(self, b: ir.IRBuilder, elems: list[ir.Value], t: VectorType) -> ir.Value:
         n = self.row_len(t)

@@ -16,10 +16,9 @@ from typing import Any
 import numpy as np
 from llvmlite import ir
 
-from eqsat.codegen.descriptor import MemDesc
+from eqsat.codegen.descriptor import MemDesc, with_static
 from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.gather import Sources, result_chunks
-from eqsat.codegen.descriptor import with_static
 from eqsat.codegen.memref import elem_align, elem_type, linear_index
 from eqsat.codegen.types import I1, I32, I64, PTR, CodegenError
 from frontend.ir import Operation
@@ -39,7 +38,14 @@ def _all_on(n: int) -> ir.Constant:
 class Access:
     """The lanes of one piece: memref index per lane = base + coords (per memref dim)."""
 
-    def __init__(self, em: FuncEmitter, d: MemDesc, base: list[ir.Value], coords: dict[int, np.ndarray], n: int) -> None:
+    def __init__(
+        self,
+        em: FuncEmitter,
+        d: MemDesc,
+        base: list[ir.Value],
+        coords: dict[int, np.ndarray],
+        n: int,
+    ) -> None:
         self.em, self.d, self.base, self.coords, self.n = em, d, base, coords, n
 
     def contiguous(self) -> bool:
@@ -56,8 +62,13 @@ class Access:
 
     def first_ptr(self) -> ir.Value:
         em = self.em
-        idx = [em.b.add(b, I64(int(self.coords[j][0]))) if j in self.coords else b for j, b in enumerate(self.base)]
-        return em.b.gep(self.d.aligned, [linear_index(em, self.d, idx)], source_etype=elem_type(em, self.d.type))
+        idx = [
+            em.b.add(b, I64(int(self.coords[j][0]))) if j in self.coords else b
+            for j, b in enumerate(self.base)
+        ]
+        return em.b.gep(
+            self.d.aligned, [linear_index(em, self.d, idx)], source_etype=elem_type(em, self.d.type)
+        )
 
     def ptrs(self) -> ir.Value:
         em = self.em
@@ -132,7 +143,12 @@ def _write(em: FuncEmitter, acc: Access, mask: ir.Value | None, v: ir.Value) -> 
             em.intrinsic("masked.store", [v, p, al, mask], over=[v.type, PTR], ret=ir.VoidType())
         return
     ptrs = acc.ptrs()
-    em.intrinsic("masked.scatter", [v, ptrs, al, mask if mask is not None else _all_on(acc.n)], over=[v.type, ptrs.type], ret=ir.VoidType())
+    em.intrinsic(
+        "masked.scatter",
+        [v, ptrs, al, mask if mask is not None else _all_on(acc.n)],
+        over=[v.type, ptrs.type],
+        ret=ir.VoidType(),
+    )
 
 
 def _memref(em: FuncEmitter, v: Any, op: Operation) -> MemDesc:
@@ -144,7 +160,9 @@ def _memref(em: FuncEmitter, v: Any, op: Operation) -> MemDesc:
     return d
 
 
-def _slice_pieces(em: FuncEmitter, d: MemDesc, base: list[ir.Value], vt: VectorType) -> list[Access]:
+def _slice_pieces(
+    em: FuncEmitter, d: MemDesc, base: list[ir.Value], vt: VectorType
+) -> list[Access]:
     """vector.load-style lanes: vector dims on the trailing memref dims."""
     r, k = len(d.sizes), vt.rank
     coords = np.indices(vt.shape).reshape(k, -1) if k else np.zeros((0, 1), np.int64)
@@ -196,8 +214,12 @@ def _masked(read: bool) -> Callable[[FuncEmitter, Operation], Any]:
         accesses = _slice_pieces(em, d, base, vt)
         if read:
             pt = em.chunks(em.get(g["pass_thru"][0]), vt)
-            return em.from_chunks([_read(em, a, m, p) for a, m, p in zip(accesses, masks, pt)], op.results[0].type)
-        vals = em.chunks(em.get(g["valueToStore"][0] if "valueToStore" in g else op.operands[-1]), vt)
+            return em.from_chunks(
+                [_read(em, a, m, p) for a, m, p in zip(accesses, masks, pt)], op.results[0].type
+            )
+        vals = em.chunks(
+            em.get(g["valueToStore"][0] if "valueToStore" in g else op.operands[-1]), vt
+        )
         for a, m, v in zip(accesses, masks, vals):
             _write(em, a, m, v)
         return None
@@ -217,14 +239,25 @@ def _compressed(read: bool) -> Callable[[FuncEmitter, Operation], Any]:
         if read:
             pt = em.chunks(em.get(g["pass_thru"][0]), vt)
             out = [
-                _unbits(em, em.intrinsic("masked.expandload", [a.first_ptr(), m, _bits(em, p)], over=[_bits(em, p).type], ret=_bits(em, p).type), p.type)
+                _unbits(
+                    em,
+                    em.intrinsic(
+                        "masked.expandload",
+                        [a.first_ptr(), m, _bits(em, p)],
+                        over=[_bits(em, p).type],
+                        ret=_bits(em, p).type,
+                    ),
+                    p.type,
+                )
                 for a, m, p in zip(accesses, masks, pt)
             ]
             return em.from_chunks(out, op.results[0].type)
         vals = em.chunks(em.get(op.operands[-1]), vt)
         for a, m, v in zip(accesses, masks, vals):
             v = _bits(em, v)
-            em.intrinsic("masked.compressstore", [v, a.first_ptr(), m], over=[v.type], ret=ir.VoidType())
+            em.intrinsic(
+                "masked.compressstore", [v, a.first_ptr(), m], over=[v.type], ret=ir.VoidType()
+            )
         return None
 
     return lower
@@ -259,21 +292,27 @@ def _gather_like(read: bool) -> Callable[[FuncEmitter, Operation], Any]:
             for iv, m, p in zip(ivs, masks, pt):
                 ptrs = _gather_ptrs(em, d, base, iv)
                 pb = _bits(em, p)
-                g = em.intrinsic("masked.gather", [ptrs, al, m, pb], over=[pb.type, ptrs.type], ret=pb.type)
+                g = em.intrinsic(
+                    "masked.gather", [ptrs, al, m, pb], over=[pb.type, ptrs.type], ret=pb.type
+                )
                 out.append(_unbits(em, g, p.type))
             return em.from_chunks(out, op.results[0].type)
         vals = em.chunks(em.get(op.operands[-1]), ivt)
         for iv, m, v in zip(ivs, masks, vals):
             ptrs = _gather_ptrs(em, d, base, iv)
             v = _bits(em, v)
-            em.intrinsic("masked.scatter", [v, ptrs, al, m], over=[v.type, ptrs.type], ret=ir.VoidType())
+            em.intrinsic(
+                "masked.scatter", [v, ptrs, al, m], over=[v.type, ptrs.type], ret=ir.VoidType()
+            )
         return None
 
     return lower
 
 
 # -- transfers -------------------------------------------------------------------------------------
-def _transfer(em: FuncEmitter, op: Operation, vt: VectorType, read: bool) -> list[tuple[Access, ir.Value | None]]:
+def _transfer(
+    em: FuncEmitter, op: Operation, vt: VectorType, read: bool
+) -> list[tuple[Access, ir.Value | None]]:
     """Per piece of vt: its lanes and the i1 lanes that are accessed (None: all)."""
     g = op.operand_groups()
     d = _memref(em, g["source"][0], op)
@@ -292,7 +331,9 @@ def _transfer(em: FuncEmitter, op: Operation, vt: VectorType, read: bool) -> lis
         order = sorted(mapped, key=lambda t: perm[t])  # mask dims: memref order, no broadcasts
         mshape = [vt.shape[t] for t in order]
         flat = np.arange(int(np.prod(mshape)) if mshape else 1).reshape(mshape)
-        mask_idx = flat[tuple(coords[t] for t in order)] if order else np.zeros(coords.shape[1], np.int64)
+        mask_idx = (
+            flat[tuple(coords[t] for t in order)] if order else np.zeros(coords.shape[1], np.int64)
+        )
         mask_src = Sources.of(em, [mval])
     out = []
     for c in result_chunks(em, vt):
@@ -330,7 +371,16 @@ def transfer_write(em: FuncEmitter, op: Operation) -> Any:
 def type_cast(em: FuncEmitter, op: Operation) -> Any:
     d: MemDesc = em.get(op.operands[0])
     t: MemRefType = op.results[0].type
-    return with_static(MemDesc(t, d.allocated, d.aligned, d.offset, [I64(s or 0) for s in t.shape], [I64(1) for _ in t.shape]))
+    return with_static(
+        MemDesc(
+            t,
+            d.allocated,
+            d.aligned,
+            d.offset,
+            [I64(s or 0) for s in t.shape],
+            [I64(1) for _ in t.shape],
+        )
+    )
 
 
 LOWERINGS: dict[str, Callable[[FuncEmitter, Operation], Any]] = {

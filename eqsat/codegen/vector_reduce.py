@@ -28,9 +28,19 @@ from frontend.semantics_vector import _move_to_end, _to_iteration_space
 from frontend.types import FloatType, VectorType
 
 _INT = {"add": "add", "mul": "mul", "and": "and_", "or": "or_", "xor": "xor"}
-_INT_MINMAX = {"minsi": ("<", True), "maxsi": (">", True), "minui": ("<", False), "maxui": (">", False)}
+_INT_MINMAX = {
+    "minsi": ("<", True),
+    "maxsi": (">", True),
+    "minui": ("<", False),
+    "maxui": (">", False),
+}
 _FLOAT = {"add": "fadd", "mul": "fmul"}
-_FLOAT_INTR = {"minnumf": "minnum", "maxnumf": "maxnum", "minimumf": "minimum", "maximumf": "maximum"}
+_FLOAT_INTR = {
+    "minnumf": "minnum",
+    "maxnumf": "maxnum",
+    "minimumf": "minimum",
+    "maximumf": "maximum",
+}
 
 
 def combine(em: FuncEmitter, kind: str, a: ir.Value, b: ir.Value, is_float: bool) -> ir.Value:
@@ -113,8 +123,17 @@ def fold(
 
 
 _PART = 8  # lanes per part of a long ordered reduction (LLVM expands wide ones slowly)
-_REDUCE_INT = {"add": "add", "mul": "mul", "and": "and", "or": "or", "xor": "xor",
-               "minsi": "smin", "maxsi": "smax", "minui": "umin", "maxui": "umax"}
+_REDUCE_INT = {
+    "add": "add",
+    "mul": "mul",
+    "and": "and",
+    "or": "or",
+    "xor": "xor",
+    "minsi": "smin",
+    "maxsi": "smax",
+    "minui": "umin",
+    "maxui": "umax",
+}
 
 
 def _items_are_pieces(flat_ops: list[tuple[Sources, np.ndarray]]) -> bool:
@@ -130,7 +149,9 @@ def _items_are_pieces(flat_ops: list[tuple[Sources, np.ndarray]]) -> bool:
     return True
 
 
-def _reduce(em: FuncEmitter, kind: str, acc: ir.Value, items: ir.Value, is_float: bool, flags: list[str]) -> ir.Value:
+def _reduce(
+    em: FuncEmitter, kind: str, acc: ir.Value, items: ir.Value, is_float: bool, flags: list[str]
+) -> ir.Value:
     """acc <kind> items[0] <kind> items[1] ...: llvm.vector.reduce.fadd/fmul take the start
     value and are ordered unless flagged reassoc; integer kinds do not depend on order."""
     if is_float:
@@ -138,7 +159,11 @@ def _reduce(em: FuncEmitter, kind: str, acc: ir.Value, items: ir.Value, is_float
         n = items.type.count
         if not flags and n > 2 * _PART and n % _PART == 0:  # ordered: chain native parts
             for k in range(0, n, _PART):
-                part = em.b.shuffle_vector(items, ir.Constant(items.type, ir.Undefined), shuffle_mask(list(range(k, k + _PART))))
+                part = em.b.shuffle_vector(
+                    items,
+                    ir.Constant(items.type, ir.Undefined),
+                    shuffle_mask(list(range(k, k + _PART))),
+                )
                 acc = em.intrinsic(name, [acc, part], over=[part.type], ret=acc.type)
             return acc
         return em.intrinsic(name, [acc, items], over=[items.type], ret=acc.type, flags=flags)
@@ -146,7 +171,9 @@ def _reduce(em: FuncEmitter, kind: str, acc: ir.Value, items: ir.Value, is_float
     return combine(em, kind, acc, r, False)
 
 
-def _start(em: FuncEmitter, acc: tuple[ir.Value, Any] | None, kind: str, e: str, rt: Any) -> Callable[[np.ndarray], ir.Value]:
+def _start(
+    em: FuncEmitter, acc: tuple[ir.Value, Any] | None, kind: str, e: str, rt: Any
+) -> Callable[[np.ndarray], ir.Value]:
     """Accumulator pieces: the acc operand's, or the neutral element."""
     et = em.ty(rt.element if isinstance(rt, VectorType) else rt)
     if acc is None:
@@ -196,7 +223,9 @@ def _promote(em: FuncEmitter, x: ir.Value, src: str, dst: str, dst_t: ir.Type) -
     return em.b.fpext(x, t) if _fbits(dst_t) > _fbits(x.type.element) else em.b.fptrunc(x, t)
 
 
-def _contract_maps(op: Operation, lhs_t: Any, rhs_t: Any, acc_t: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+def _contract_maps(
+    op: Operation, lhs_t: Any, rhs_t: Any, acc_t: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """(lhs index, rhs index, iteration-space index) per result element and reduction step,
     in acc order: the index maps of frontend.semantics.contract."""
     maps = [m.map.result_positions() for m in op.attributes["indexing_maps"].values]
@@ -250,7 +279,16 @@ def matrix_multiply(em: FuncEmitter, op: Operation) -> Any:
     rs = Sources.of(em, [(em.get(rhs_v), rhs_v.type)])
     is_float = isinstance(rt.element, FloatType)
     start = _start(em, None, "add", e, rt)
-    return fold(em, rt, "add", e, start, [(ls, li), (rs, ri)], lambda x, y: combine(em, "mul", x, y, is_float), None)
+    return fold(
+        em,
+        rt,
+        "add",
+        e,
+        start,
+        [(ls, li), (rs, ri)],
+        lambda x, y: combine(em, "mul", x, y, is_float),
+        None,
+    )
 
 
 def outerproduct(em: FuncEmitter, op: Operation) -> Any:
@@ -296,7 +334,6 @@ def scan(em: FuncEmitter, op: Operation) -> Any:
     a = op.attributes
     kind, dim, inclusive = enum(op, "kind"), a["reduction_dim"].value, bool(a["inclusive"].value)
     st: VectorType = src_v.type
-    e = elem(st)
     is_float = isinstance(st.element, FloatType)
     src = Sources.of(em, [(em.get(src_v), src_v.type)])
     ini = Sources.of(em, [(em.get(init_v), init_v.type)])
@@ -321,7 +358,6 @@ def scan(em: FuncEmitter, op: Operation) -> Any:
                 cur = combine(em, kind, cur, src.element(em, int(col[i - 1])), is_float)
                 out[int(col[i])] = cur
         last.append(cur)
-    del e
     dest = em.layout.from_elems(em.b, [out[i] for i in range(size(st))], st)
     it = op.results[1].type
     if isinstance(it, VectorType):

@@ -15,7 +15,7 @@ import numpy as np
 from llvmlite import ir
 
 from eqsat.codegen.emitter import FuncEmitter
-from eqsat.codegen.gather import Sources, arange, gather, result_chunks, size
+from eqsat.codegen.gather import arange, gather, result_chunks, size
 from eqsat.codegen.types import I1, I32, I64, CodegenError, vector_of
 from frontend import semantics as S
 from frontend.ir import Operation
@@ -33,7 +33,9 @@ def _src(em: FuncEmitter, op: Operation, i: int = 0) -> tuple[ir.Value, Any]:
     return em.get(v), v.type
 
 
-def _unary_map(fn: Callable[[Operation, np.ndarray], np.ndarray]) -> Callable[[FuncEmitter, Operation], Any]:
+def _unary_map(
+    fn: Callable[[Operation, np.ndarray], np.ndarray],
+) -> Callable[[FuncEmitter, Operation], Any]:
     def lower(em: FuncEmitter, op: Operation) -> Any:
         x = _src(em, op)
         return gather(em, [x], fn(op, arange(x[1])), _rt(op))
@@ -52,7 +54,10 @@ LOWER_UNARY = {
     "vector.splat": _broadcast_index,
     "vector.shape_cast": lambda op, a: a.reshape(_rt(op).shape),
     "vector.extract_strided_slice": lambda op, a: S.extract_strided_slice(
-        a, ints(op.attributes["offsets"]), ints(op.attributes["sizes"]), ints(op.attributes["strides"])
+        a,
+        ints(op.attributes["offsets"]),
+        ints(op.attributes["sizes"]),
+        ints(op.attributes["strides"]),
     ),
     "vector.flat_transpose": lambda op, a: S.flat_transpose(
         a, op.attributes["rows"].value, op.attributes["columns"].value
@@ -63,7 +68,9 @@ LOWER_UNARY = {
 }
 
 
-def _positions(em: FuncEmitter, op: Operation, group: str) -> tuple[list[int], list[tuple[int, ir.Value]]]:
+def _positions(
+    em: FuncEmitter, op: Operation, group: str
+) -> tuple[list[int], list[tuple[int, ir.Value]]]:
     """Static positions (dynamic ones as -2 placeholders) and the dynamic (slot, value) pairs."""
     static = ints(op.attributes["static_position"])
     dyn = iter(em.get(v) for v in op.operand_groups()[group])
@@ -74,7 +81,9 @@ def _positions(em: FuncEmitter, op: Operation, group: str) -> tuple[list[int], l
     return static, out
 
 
-def _select_dynamic(em: FuncEmitter, op: Operation, dims: tuple[int, ...], build: Callable[[list[int]], ir.Value]) -> ir.Value:
+def _select_dynamic(
+    em: FuncEmitter, op: Operation, dims: tuple[int, ...], build: Callable[[list[int]], ir.Value]
+) -> ir.Value:
     """build(position) for every value of the dynamic slots, chosen by compare-and-select."""
     static, dyn = _positions(em, op, "dynamic_position")
     if not dyn:
@@ -165,7 +174,10 @@ def from_elements(em: FuncEmitter, op: Operation) -> Any:
 
 def _mask_const(em: FuncEmitter, rt: VectorType, m: np.ndarray) -> ir.Value:
     flat = np.asarray(m).reshape(-1)
-    pieces = [ir.Constant(ir.VectorType(I1, len(c)), [int(b) for b in flat[c]]) for c in result_chunks(em, rt)]
+    pieces = [
+        ir.Constant(ir.VectorType(I1, len(c)), [int(b) for b in flat[c]])
+        for c in result_chunks(em, rt)
+    ]
     return em.from_chunks(pieces, rt)
 
 
@@ -207,12 +219,19 @@ def bitcast(em: FuncEmitter, op: Operation) -> Any:
     rt = _rt(op)
     et = em.ty(rt.element)
     return em.map_chunks(
-        op, lambda a: em.b.bitcast(a, ir.VectorType(et, a.type.count * _fbits(a.type.element) // _fbits(et)))
+        op,
+        lambda a: em.b.bitcast(
+            a, ir.VectorType(et, a.type.count * _fbits(a.type.element) // _fbits(et))
+        ),
     )
 
 
 def _fbits(t: ir.Type) -> int:
-    return t.width if isinstance(t, ir.IntType) else {"half": 16, "bfloat": 16, "float": 32, "double": 64}[str(t)]
+    return (
+        t.width
+        if isinstance(t, ir.IntType)
+        else {"half": 16, "bfloat": 16, "float": 32, "double": 64}[str(t)]
+    )
 
 
 def fma(em: FuncEmitter, op: Operation) -> Any:
