@@ -1,6 +1,7 @@
 """Compiled kernels against the interpreter on random inputs (runtime code paths: the corpus
 programs' constants fold away at compile time). Bit-exact, in both layouts, and within a
-tolerance with reassociation on."""
+tolerance with reassociation on; and random well-typed programs (the generator of
+tests/test_random_programs.py) bit-exact."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import copy
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from eqsat.codegen import compile
 from eqsat.interpret import Interpreter
@@ -17,6 +20,7 @@ from frontend import parse
 from frontend.ops.runtime import elem
 from frontend.semantics import dtype_of
 from frontend.types import MemRefType, VectorType
+from tests.test_random_programs import programs
 
 OUTER = MULTI_REDUCTION.replace("[1]", "[0]")
 MATVEC = """
@@ -98,3 +102,15 @@ def test_kernel_with_reassociation_is_close(name: str) -> None:
     want = Interpreter(module).call(fname, *args)
     got = compile(module, _target(), reassoc=True)[fname](*args)
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(programs(), st.integers(0, 2**32 - 1), st.sampled_from(["nested", "flat"]))
+def test_random_programs_compile_to_the_interpreters_bits(case, seed, layout) -> None:
+    text, shapes = case
+    module = parse(text)
+    rng = np.random.default_rng(seed)
+    args = [rng.normal(0, 2, s).astype(np.float32) for s in shapes]
+    want = Interpreter(module).call("f", *[a.copy() for a in args])
+    got = compile(module, _target(), layout=layout).f(*args)
+    assert np.array_equal(np.asarray(want), np.asarray(got), equal_nan=True), text
