@@ -43,10 +43,14 @@ def main() -> None:
     ap.add_argument("--target", default="avx2")
     ap.add_argument("--layout", default="nested", choices=["nested", "flat"])
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--skip", action="append", default=None,
-                    help="kernel to leave out (default: the three whose plain, fully unrolled "
-                    "lowering takes 10 s to minutes: matmul 64x64x64, transpose 64x64, "
-                    "multi_reduction 256x256)")
+    ap.add_argument(
+        "--skip",
+        action="append",
+        default=None,
+        help="kernel to leave out (default: the three whose plain, fully unrolled "
+        "lowering takes 10 s to minutes: matmul 64x64x64, transpose 64x64, "
+        "multi_reduction 256x256)",
+    )
     args = ap.parse_args()
     print(f"target {args.target}, layout {args.layout}, best of {args.repeat} (ms)")
     print(f"{'kernel':32} {'parse':>7} {'emit':>7} {'llvm+jit':>9} {'total':>7}")

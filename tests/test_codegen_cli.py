@@ -52,3 +52,44 @@ def test_opt_emits_llvm_and_assembly(tmp_path, capsys) -> None:
     assert "zmm" in capsys.readouterr().out
     assert main(["opt", str(path), "--emit", "asm", "--target", "neon", "--layout", "flat"]) == 0
     assert "fmla" in capsys.readouterr().out
+
+
+OUT_OF_BOUNDS = {
+    "memref.load": (
+        "%c4 = arith.constant 4 : index\n  %m = memref.alloc() : memref<4xf32>\n"
+        "  %x = memref.load %m[%c4] : memref<4xf32>"
+    ),
+    "vector.load": (
+        "%c2 = arith.constant 2 : index\n  %m = memref.alloc() : memref<4xf32>\n"
+        "  %x = vector.load %m[%c2] : memref<4xf32>, vector<4xf32>"
+    ),
+    "memref.store": (
+        "%c9 = arith.constant 900000000 : index\n  %m = memref.alloc() : memref<4xf32>\n"
+        "  %z = arith.constant 1.0 : f32\n  memref.store %z, %m[%c9] : memref<4xf32>"
+    ),
+    "vector.transfer_read": (
+        "%c9 = arith.constant 9000000 : index\n  %m = memref.alloc() : memref<4x4xf32>\n"
+        "  %p = arith.constant 0.0 : f32\n  %v = vector.transfer_read %m[%c9, %c9], %p "
+        "{in_bounds = [true]} : memref<4x4xf32>, vector<4xf32>"
+    ),
+}
+
+
+@pytest.mark.parametrize("op", OUT_OF_BOUNDS)
+def test_compiled_run_checks_memory_accesses(op: str, tmp_path, capsys) -> None:
+    """`eqsat run` compiles with bounds checks: an access outside a memref is a fault at the
+    op (output stops there, as in the interpreter), never a wild access."""
+    runs = [t for t in ("avx2", "x86-64-v2") if load_target(t).runs_on_host()]
+    if not runs:
+        pytest.skip("this host runs none of the x86 targets")
+    path = tmp_path / "oob.mlir"
+    body = OUT_OF_BOUNDS[op]
+    path.write_text(
+        f'func.func @entry() {{\n  vector.print str "before\\n"\n  {body}\n'
+        '  vector.print str "after\\n"\n  return\n}\n'
+    )
+    assert main(["run", str(path), "--target", runs[0]]) == 1
+    out, err = capsys.readouterr()
+    line = 3 + body.count("\n")
+    assert out == "before\n"
+    assert err.startswith(f"{path}:{line}:3: error: '{op}' op runtime fault"), err

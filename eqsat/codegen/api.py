@@ -38,11 +38,13 @@ def emit_llvm_ir(
     target: str | Target = "avx2",
     layout: str = "nested",
     reassoc: bool = False,
+    checked: bool = False,
 ) -> str:
     """Unoptimized LLVM IR of every function (MLIR's names and calling convention) and
-    ``_eqsat_packed_<name>`` entry points, with the target's triple."""
+    ``_eqsat_packed_<name>`` entry points, with the target's triple. ``checked``: memory
+    accesses are bounds-checked (a located RuntimeFault instead of undefined behaviour)."""
     t = _target(target)
-    m = emit_module(_module(module), layout, reassoc)
+    m = emit_module(_module(module), layout, reassoc, checked)
     m.module.triple = t.triple
     return str(m.module)
 
@@ -239,10 +241,11 @@ class Program:
         entry: str | None,
         layout: str,
         reassoc: bool,
+        checked: bool = False,
         opt: int = 3,
     ) -> None:
         self.module, self.target = module, target
-        self.llvm_ir = emit_llvm_ir(module, target, layout, reassoc)
+        self.llvm_ir = emit_llvm_ir(module, target, layout, reassoc, checked)
         self.engine = jit.jit(self.llvm_ir, target, opt)
         self.functions: dict[str, Function] = {}
         for name, op in module.functions().items():
@@ -280,7 +283,10 @@ def compile(
     layout: str = "nested",
     reassoc: bool = False,
     opt: int = 3,
+    checked: bool = False,
 ) -> Program:
     """Compile MLIR text or a parsed module for a target this host runs (LLVM level ``opt``,
-    3 by default)."""
-    return Program(_module(source), _target(target), entry, layout, reassoc, opt)
+    3 by default; ``checked``: bounds-checked memory accesses)."""
+    return Program(
+        _module(source), _target(target), entry, layout, reassoc, checked=checked, opt=opt
+    )

@@ -28,8 +28,9 @@ def best_host_target() -> str | None:
 def run(
     module: Module, target: str, entry: str, layout: str = "nested", reassoc: bool = False
 ) -> None:
-    """Compile module for target and call entry (no arguments); prints go to sys.stdout."""
-    program = compile(module, target, entry=entry, layout=layout, reassoc=reassoc)
+    """Compile module for target, memory accesses bounds-checked, and call entry (no
+    arguments); prints go to sys.stdout."""
+    program = compile(module, target, entry=entry, layout=layout, reassoc=reassoc, checked=True)
     try:
         program[entry]()
     finally:

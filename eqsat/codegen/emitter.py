@@ -43,6 +43,7 @@ class ModuleEmitter:
     source: Module
     layout: Layout
     reassoc: bool = False
+    checked: bool = False  # bounds-check memory accesses: a fault instead of a wild access
     lowerings: dict[str, Lowering] = field(default_factory=dict)
     functions: dict[str, ir.Function] = field(default_factory=dict)
     globals: dict[str, ir.GlobalVariable] = field(default_factory=dict)

@@ -115,18 +115,32 @@ def dealloc(em: FuncEmitter, op: Operation) -> Any:
     return None
 
 
+def checked_ptr(em: FuncEmitter, op: Operation, d: MemDesc, idx: list[ir.Value]) -> ir.Value:
+    """The element's address; in checked mode an out-of-bounds index is a fault and the
+    access goes to a scratch slot instead."""
+    p = element_ptr(em, d, idx)
+    if not em.m.checked or not idx:
+        return p
+    ok: ir.Value = ir.Constant(ir.IntType(1), 1)
+    for i, s in zip(idx, d.sizes):
+        ok = em.b.and_(ok, em.b.icmp_unsigned("<", i, s))
+    em.fault_if(em.b.not_(ok), f"{op.name}: index out of bounds of {d.type}", op)
+    scratch = em.alloca(elem_type(em, d.type))
+    scratch.type = PTR
+    return em.b.select(ok, p, scratch)
+
+
 def load(em: FuncEmitter, op: Operation) -> Any:
     d = em.get(op.operands[0])
     idx = [em.get(v) for v in op.operands[1:]]
-    return em.b.load(
-        element_ptr(em, d, idx), typ=elem_type(em, d.type), align=elem_align(em, d.type.element)
-    )
+    p = checked_ptr(em, op, d, idx)
+    return em.b.load(p, typ=elem_type(em, d.type), align=elem_align(em, d.type.element))
 
 
 def store(em: FuncEmitter, op: Operation) -> Any:
     v, d = em.get(op.operands[0]), em.get(op.operands[1])
     idx = [em.get(x) for x in op.operands[2:]]
-    em.b.store(v, element_ptr(em, d, idx), align=elem_align(em, d.type.element))
+    em.b.store(v, checked_ptr(em, op, d, idx), align=elem_align(em, d.type.element))
     return None
 
 

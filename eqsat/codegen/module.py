@@ -22,10 +22,17 @@ from frontend.types import FunctionType, MemRefType, VectorType
 PACKED = "_eqsat_packed_"
 
 
-def emit_module(source: Module, layout: str = "nested", reassoc: bool = False) -> ModuleEmitter:
+def emit_module(
+    source: Module, layout: str = "nested", reassoc: bool = False, checked: bool = False
+) -> ModuleEmitter:
     """The LLVM module of every function and global of source."""
     m = ModuleEmitter(
-        ir.Module(name=source.name or "eqsat"), source, Layout(layout), reassoc, LOWERINGS
+        ir.Module(name=source.name or "eqsat"),
+        source,
+        Layout(layout),
+        reassoc=reassoc,
+        checked=checked,
+        lowerings=LOWERINGS,
     )
     for op in source.ops:
         if op.name == "memref.global":

@@ -37,7 +37,7 @@ def _guarded(fn: Callable[..., None]) -> Callable[..., None]:
     """An exception cannot cross the JIT code: keep the first, re-raised after the call."""
 
     def call(*args: Any) -> None:
-        if ERRORS:
+        if ERRORS or FAULTS:  # output stops at the first fault, as in the interpreter
             return
         try:
             fn(*args)

@@ -86,14 +86,34 @@ class Access:
         return g
 
     def in_bounds(self, dims: list[int]) -> ir.Value | None:
-        """i1 lanes: index < size on these memref dims (None: nothing to check)."""
+        """i1 lanes: 0 <= index < size on these memref dims (None: nothing to check)."""
         em = self.em
         on: ir.Value | None = None
         for j in dims:
             idx = em.b.add(em.splat(self.base[j], self.n), _ivec(self.coords[j]))
-            t = em.b.icmp_signed("<", idx, em.splat(self.d.sizes[j], self.n))
+            t = em.b.icmp_unsigned("<", idx, em.splat(self.d.sizes[j], self.n))
             on = t if on is None else em.b.and_(on, t)
         return on
+
+
+def checked_lanes(
+    em: FuncEmitter, acc: Access, op: Operation, skip: set[int], active: ir.Value | None = None
+) -> ir.Value | None:
+    """In checked mode: fault if an active lane would touch memory outside the memref on a
+    dim not in skip; the lanes that may be accessed (None: unchecked)."""
+    if not em.m.checked:
+        return None
+    dims = [j for j in acc.coords if j not in skip]
+    on = acc.in_bounds(dims)
+    for j, b in enumerate(acc.base):
+        if j not in acc.coords:
+            t = em.splat(em.b.icmp_unsigned("<", b, acc.d.sizes[j]), acc.n)
+            on = t if on is None else em.b.and_(on, t)
+    if on is None:
+        return None
+    bad = em.b.not_(on) if active is None else em.b.and_(em.b.not_(on), active)
+    em.fault_if(bad, f"{op.name}: access out of bounds of {acc.d.type}", op)
+    return on
 
 
 def _and(em: FuncEmitter, a: ir.Value | None, b: ir.Value | None) -> ir.Value | None:
@@ -186,7 +206,8 @@ def load(em: FuncEmitter, op: Operation) -> Any:
     pad = ir.Constant(ir.VectorType(elem_type(em, d.type), 1), None)
     pieces = []
     for a in _slice_pieces(em, d, base, vt):
-        pieces.append(_read(em, a, None, ir.Constant(ir.VectorType(pad.type.element, a.n), None)))
+        on = checked_lanes(em, a, op, set())
+        pieces.append(_read(em, a, on, ir.Constant(ir.VectorType(pad.type.element, a.n), None)))
     return em.from_chunks(pieces, vt)
 
 
@@ -199,7 +220,7 @@ def store(em: FuncEmitter, op: Operation) -> Any:
         em.b.store(v, p)
         return None
     for a, piece in zip(_slice_pieces(em, d, base, vt), em.chunks(v, vt)):
-        _write(em, a, None, piece)
+        _write(em, a, checked_lanes(em, a, op, set()), piece)
     return None
 
 
@@ -343,6 +364,7 @@ def _transfer(
         on = acc.in_bounds(check)
         if mask_src is not None:
             on = _and(em, on, mask_src.chunk(em, mask_idx[c]))
+        on = _and(em, on, checked_lanes(em, acc, op, set(check), on))
         out.append((acc, on))
     return out
 
