@@ -39,6 +39,20 @@ def cmd_run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
+    target = args.target
+    if target != "interp":
+        from eqsat.codegen.commands import CodegenError, best_host_target, run
+
+        explicit = target is not None
+        target = target or best_host_target() or "interp"
+        if target != "interp":
+            try:
+                run(module, target, args.entry, args.layout, args.reassoc)
+                return 0
+            except CodegenError:
+                if explicit:
+                    raise
+                target = "interp"  # the default falls back to what can run the program
     try:
         Interpreter(
             module,
@@ -64,9 +78,21 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--entry", default="entry", help="function to run (default: entry)")
     r.add_argument(
         "--target",
-        default="interp",
-        choices=["interp"],
-        help="where to run it (interp: the numpy reference interpreter)",
+        default=None,
+        choices=["interp", "x86-64-v2", "avx2", "avx512", "neon"],
+        help="compile for this target and run it (default: the best target this host runs, "
+        "or interp, the numpy reference interpreter, for programs no target compiles)",
+    )
+    r.add_argument(
+        "--layout",
+        choices=["nested", "flat"],
+        default="nested",
+        help="n-D vectors as nested LLVM arrays of 1-D vectors (default) or flattened",
+    )
+    r.add_argument(
+        "--reassoc",
+        action="store_true",
+        help="let compiled float reductions reassociate (results may change in the last bits)",
     )
     r.add_argument(
         "--vscale",

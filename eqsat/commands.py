@@ -53,9 +53,15 @@ def cmd_opt(args: argparse.Namespace) -> int:
         cost=_costs(args, forced),  # type: ignore[arg-type]
         extra_rule_paths=tuple(args.rules or ()),
         native=_native(args.native),
-        fast_math=args.fast_math,
+        fast_math=args.fast_math or args.reassoc,
     )
-    sys.stdout.write(print_module(result.module, generic=args.generic))
+    if args.emit in ("llvm", "asm"):
+        from eqsat.codegen.commands import emit
+
+        target = getattr(args, "target", None) or "avx2"
+        sys.stdout.write(emit(result.module, target, args.emit, args.layout, args.reassoc))
+    else:
+        sys.stdout.write(print_module(result.module, generic=args.generic))
     if args.dump_egraph:
         _dump_egraph(result, args)
     if args.stats:
@@ -93,10 +99,21 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="MLIR file, or - for stdin")
     p.add_argument(
         "--emit",
-        choices=["vv"],
+        choices=["vv", "llvm", "asm"],
         default="vv",
-        help="level of the output: vv = virtual vector ops (the default)",
+        help="level of the output: vv = virtual vector ops (the default); llvm = LLVM IR, "
+        "asm = assembly, both for --target",
     )
+    p.add_argument(
+        "--target",
+        choices=["x86-64-v2", "avx2", "avx512", "neon"],
+        default=None,
+        help="target of --emit llvm/asm (default avx2)",
+    )
+    p.add_argument("--layout", choices=["nested", "flat"], default="nested",
+                   help="n-D vectors as nested LLVM arrays (default) or flattened (--emit llvm/asm)")
+    p.add_argument("--reassoc", action="store_true",
+                   help="float reassociation is allowed: fast-math rules, reassoc reductions")
     p.add_argument(
         "--stats",
         action="store_true",

@@ -138,7 +138,7 @@ def test_runtime_fault_points_at_the_op(name, tmp_path, capsys) -> None:
     text = text.replace("func.func @entry", "func.func private @ext()\nfunc.func @entry")
     path = tmp_path / f"{name}.mlir"
     path.write_text(text)
-    assert main(["run", str(path)]) == 1
+    assert main(["run", str(path), "--target", "interp"]) == 1
     out, err = capsys.readouterr()
     assert out == "before\n"  # what ran before the fault is printed
     line, col_msg = message.split(":", 1)

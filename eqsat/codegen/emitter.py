@@ -1,0 +1,234 @@
+"""Walks our IR and emits LLVM IR: one ``FuncEmitter`` per ``func.func``.
+
+Lowerings are looked up by op name in ``eqsat.codegen.table.LOWERINGS``; each is
+``lower(em, op) -> result | [results] | None`` and reads the op's operands through
+``em.get`` (LLVM values, or ``MemDesc`` for memrefs). Region terminators (``scf.yield``,
+``scf.condition``, ``vector.yield``) hand their operands back to the op that owns the region
+(``em.run_block``). Runtime faults (integer division by zero, ...) set a flag through a
+callback (``eqsat.codegen.runtime``) that the caller turns into a ``RuntimeFault``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from llvmlite import ir
+
+from eqsat.codegen.descriptor import MemDesc
+from eqsat.codegen.texts import fault_id
+from eqsat.codegen.types import (
+    I1,
+    I32,
+    I64,
+    PTR,
+    CodegenError,
+    Layout,
+    scalar_type,
+    splat,
+)
+from frontend.ir import Block, Module, Operation, Value
+from frontend.types import MemRefType, Type, VectorType
+
+Lowering = Callable[["FuncEmitter", Operation], Any]
+YIELDS = frozenset({"scf.yield", "scf.condition", "vector.yield"})
+
+
+@dataclass
+class ModuleEmitter:
+    """State shared by the functions of one LLVM module."""
+
+    module: ir.Module
+    source: Module
+    layout: Layout
+    reassoc: bool = False
+    checked: bool = False  # bounds-check memory accesses: a fault instead of a wild access
+    lowerings: dict[str, Lowering] = field(default_factory=dict)
+    functions: dict[str, ir.Function] = field(default_factory=dict)
+    globals: dict[str, ir.GlobalVariable] = field(default_factory=dict)
+
+    def declare(self, name: str, ret: ir.Type, args: Sequence[ir.Type]) -> ir.Function:
+        fn = self.module.globals.get(name)
+        if fn is None:
+            fn = ir.Function(self.module, ir.FunctionType(ret, list(args)), name)
+        return fn  # type: ignore[return-value]
+
+
+def mangle(t: ir.Type) -> str:
+    """LLVM's overloaded-intrinsic suffix for a type (f32, v8f32, i64, v4i1)."""
+    if isinstance(t, ir.VectorType):
+        return f"v{t.count}{mangle(t.element)}"
+    if isinstance(t, ir.IntType):
+        return f"i{t.width}"
+    name = str(t)
+    return {"float": "f32", "double": "f64", "half": "f16", "bfloat": "bf16"}.get(name, name)
+
+
+def abi_params(layout: Layout, t: Type, op: object = None) -> list[ir.Type]:
+    """The LLVM parameters MLIR's calling convention gives one argument of type t."""
+    if isinstance(t, MemRefType):
+        r = len(t.shape)
+        return [PTR, PTR, I64] + [I64] * (2 * r)
+    return [layout.type_of(t, op)]
+
+
+def abi_return(layout: Layout, results: Sequence[Type], op: object = None) -> ir.Type:
+    """MLIR's return type: void, the one result, or a literal struct of all of them."""
+    tys = [layout.type_of(t, op) for t in results]
+    if not tys:
+        return ir.VoidType()
+    return tys[0] if len(tys) == 1 else ir.LiteralStructType(tys)
+
+
+class FuncEmitter:
+    """Emits one function body: SSA value map, builder, enclosing vector.mask."""
+
+    def __init__(self, m: ModuleEmitter, func: Operation, fn: ir.Function) -> None:
+        self.m = m
+        self.layout = m.layout
+        self.func = func
+        self.fn = fn
+        self.lowerings = m.lowerings
+        self.values: dict[Value, Any] = {}
+        entry = fn.append_basic_block("entry")
+        self.alloca_builder = ir.IRBuilder(entry)
+        body = fn.append_basic_block("body")
+        self.b = ir.IRBuilder(body)
+        self.alloca_builder.branch(body)
+        self.alloca_builder.position_at_start(entry)
+        self.mask: tuple[ir.Value, VectorType] | None = None
+
+    # -- values -------------------------------------------------------------------------------
+    def get(self, v: Value) -> Any:
+        try:
+            return self.values[v]
+        except KeyError:
+            raise CodegenError(f"value {v} used before it is defined") from None
+
+    def set(self, v: Value, x: Any) -> None:
+        self.values[v] = x
+
+    def ty(self, t: Type, op: object = None) -> ir.Type:
+        return self.layout.type_of(t, op)
+
+    # -- blocks ---------------------------------------------------------------------------------
+    def run_block(self, block: Block, args: Sequence[Any]) -> list[Any]:
+        """Emit the block's ops with its arguments bound; the values its yield passes on."""
+        for a, x in zip(block.args, args):
+            self.set(a, x)
+        for op in block.ops:
+            if op.name in YIELDS:
+                return [self.get(v) for v in op.operands]
+            self.emit(op)
+        return []
+
+    def emit(self, op: Operation) -> None:
+        lower = self.lowerings.get(op.name)
+        if lower is None:
+            raise CodegenError(f"'{op.name}' has no LLVM lowering", op)
+        try:
+            out = lower(self, op)
+        except CodegenError:
+            raise
+        except Exception as e:  # noqa: BLE001 - re-raised with the op's location
+            # an input outside what the lowering handles: an error at the op, not a traceback
+            raise CodegenError(f"cannot compile '{op.name}' for LLVM: {e}", op) from e
+        if not op.results:
+            return
+        results = out if isinstance(out, list) else [out]
+        if len(results) != len(op.results):
+            raise CodegenError(f"lowering of '{op.name}' gave {len(results)} results", op)
+        for r, x in zip(op.results, results):
+            self.set(r, x)
+
+    # -- helpers shared by the dialect modules -----------------------------------------------
+    def chunks(self, v: ir.Value, t: Type) -> list[ir.Value]:
+        """Pieces an element-wise op maps over: rows (nested) or the whole vector (flat);
+        a scalar is its own single piece."""
+        if not isinstance(t, VectorType):
+            return [v]
+        if self.layout.kind == "flat":
+            return [v]
+        return self.layout.rows(self.b, v, t)
+
+    def from_chunks(self, pieces: list[ir.Value], t: Type) -> ir.Value:
+        if not isinstance(t, VectorType) or self.layout.kind == "flat":
+            return pieces[0]
+        return self.layout.from_rows(self.b, pieces, t)
+
+    def map_chunks(
+        self, op: Operation, fn: Callable[..., ir.Value], operands: list[Value] | None = None
+    ) -> ir.Value:
+        """Apply fn piece by piece over same-shaped vector operands (scalars pass whole)."""
+        vals = operands if operands is not None else list(op.operands)
+        rt = op.results[0].type
+        n = len(self.chunks_count(rt))
+        parts = []
+        for v in vals:
+            x = self.get(v)
+            if isinstance(v.type, VectorType):
+                parts.append(self.chunks(x, v.type))
+            else:
+                parts.append([x] * n)
+        return self.from_chunks([fn(*args) for args in zip(*parts)], rt)
+
+    def chunks_count(self, t: Type) -> range:
+        if isinstance(t, VectorType) and self.layout.kind == "nested":
+            return range(self.layout.num_rows(t))
+        return range(1)
+
+    def intrinsic(
+        self,
+        name: str,
+        args: Sequence[ir.Value],
+        over: Sequence[ir.Type] | None = None,
+        ret: ir.Type | None = None,
+        flags: Sequence[str] = (),
+    ) -> ir.Value:
+        """Call llvm.<name> overloaded on the types `over` (default: the first argument's)."""
+        over = [args[0].type] if over is None else list(over)
+        full = "llvm." + name + "".join("." + mangle(t) for t in over)
+        rt = args[0].type if ret is None else ret
+        fn = self.m.declare(full, rt, [a.type for a in args])
+        return self.b.call(fn, list(args), fastmath=tuple(flags))
+
+    def const(self, t: ir.Type, v: Any) -> ir.Value:
+        if isinstance(t, ir.VectorType):
+            return ir.Constant(t, [ir.Constant(t.element, v)] * t.count)
+        return ir.Constant(t, v)
+
+    def like(self, x: ir.Value, v: Any) -> ir.Value:
+        """A constant v of x's type (splat over x's lanes)."""
+        return self.const(x.type, v)
+
+    def alloca(self, t: ir.Type, count: ir.Value | None = None) -> ir.Value:
+        """An entry-block alloca (never inside a loop)."""
+        return self.alloca_builder.alloca(t, size=count)
+
+    def fault_if(self, cond: ir.Value, message: str, op: Operation) -> None:
+        """At run time: if cond (i1, or any lane of an i1 vector) holds, report a fault at
+        op (raised as a RuntimeFault when the call returns)."""
+        if isinstance(cond.type, ir.VectorType):
+            cond = self.intrinsic("vector.reduce.or", [cond], ret=I1)
+        fault = self.m.declare("eqsat_fault", ir.VoidType(), [I32])
+        with self.b.if_then(cond, likely=False):
+            self.b.call(fault, [I32(fault_id(f"'{op.name}' op runtime fault: {message}", op.loc))])
+
+    def splat(self, x: ir.Value, n: int) -> ir.Value:
+        return splat(self.b, x, n)
+
+    def scalar_ty(self, t: Type) -> ir.Type:
+        return scalar_type(t)
+
+
+__all__ = [
+    "FuncEmitter",
+    "MemDesc",
+    "ModuleEmitter",
+    "abi_params",
+    "abi_return",
+    "mangle",
+    "I1",
+    "I64",
+]

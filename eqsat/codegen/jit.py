@@ -1,0 +1,116 @@
+"""Target machines from target files, LLVM's O3 pipeline, assembly, and the JIT.
+
+The target machine is built from ``costs/<target>.toml`` (triple, CPU, features), never from
+the host CPU name. Code is run only when ``Target.runs_on_host()`` says the host has every
+feature it needs; other targets compile to assembly only.
+"""
+
+from __future__ import annotations
+
+import ctypes.util
+import re
+from functools import cache
+
+import llvmlite.binding as llvm
+
+from eqsat.codegen.runtime import SYMBOLS
+from eqsat.codegen.types import CodegenError
+from eqsat.targets import Target
+
+
+@cache
+def _init() -> None:
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+    for name, addr in SYMBOLS.items():
+        llvm.add_symbol(name, addr)
+    gcc = ctypes.util.find_library("gcc_s")  # half-precision conversions (__extendhfsf2, ...)
+    if gcc:
+        try:
+            llvm.load_library_permanently(gcc)
+        except RuntimeError:
+            pass
+
+
+def target_machine(target: Target, opt: int = 3) -> llvm.TargetMachine:
+    _init()
+    try:
+        t = llvm.Target.from_triple(target.triple)
+    except RuntimeError as e:
+        raise CodegenError(
+            f"target {target.name}: LLVM has no target for {target.triple}: {e}"
+        ) from None
+    return t.create_target_machine(
+        cpu=target.cpu, features=target.features, opt=opt, codemodel="jitdefault"
+    )
+
+
+def parse_and_optimize(
+    text: str, tm: llvm.TargetMachine, triple: str, opt: int = 3
+) -> llvm.ModuleRef:
+    """Parse and verify our LLVM IR, then run LLVM's pipeline (O3 by default; O0 leaves
+    constant inputs unfolded, which tests use to run every lowering's code)."""
+    _init()
+    try:
+        mod = llvm.parse_assembly(text)
+        mod.verify()
+    except RuntimeError as e:
+        raise CodegenError(f"internal error: emitted LLVM IR does not verify: {e}") from None
+    mod.triple = triple
+    mod.data_layout = str(tm.target_data)
+    pto = llvm.create_pipeline_tuning_options(speed_level=opt)
+    pb = llvm.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(mod, pb)
+    return mod
+
+
+def emit_assembly(text: str, target: Target) -> str:
+    tm = target_machine(target)
+    return tm.emit_assembly(parse_and_optimize(text, tm, target.triple))
+
+
+def optimized_ir(text: str, target: Target) -> str:
+    tm = target_machine(target)
+    return str(parse_and_optimize(text, tm, target.triple))
+
+
+def jit(text: str, target: Target, opt: int = 3) -> llvm.ExecutionEngine:
+    """An execution engine holding the compiled module (the host must run the target)."""
+    if not target.runs_on_host():
+        import platform
+
+        arch = target.triple.split("-")[0]
+        why = (
+            f"it is {platform.machine()}, the target is {arch}"
+            if arch != platform.machine().lower().replace("amd64", "x86_64")
+            else f"it lacks some of {', '.join(target.requires)}"
+        )
+        raise CodegenError(
+            f"this host cannot execute code for target '{target.name}' ({why}); "
+            "`eqsat opt FILE --emit asm --target " + target.name + "` shows its code"
+        )
+    tm = target_machine(target, opt)
+    mod = parse_and_optimize(text, tm, target.triple, opt)
+    if "half" in text or "bfloat" in text:
+        _check_runtime_calls(tm.emit_assembly(mod), target)
+    engine = llvm.create_mcjit_compiler(mod, tm)
+    engine.finalize_object()
+    engine.run_static_constructors()
+    return engine
+
+
+_RUNTIME_CALL = re.compile(r"\$?\b(__[A-Za-z0-9_]+)\b")
+
+
+def _check_runtime_calls(asm: str, target: Target) -> None:
+    """Every compiler-runtime function the code calls (half-precision conversions on targets
+    without F16C) must exist in this process: an unresolved one would crash the JIT."""
+    defined = set(re.findall(r"^(__[A-Za-z0-9_]+):", asm, re.M))
+    for name in sorted(set(_RUNTIME_CALL.findall(asm)) - defined):
+        if name.startswith("__LCPI") or not llvm.address_of_symbol(name):
+            if name.startswith("__LCPI"):
+                continue
+            raise CodegenError(
+                f"code for target '{target.name}' calls the runtime function {name} (a "
+                "half-precision conversion), which this process does not provide"
+            )

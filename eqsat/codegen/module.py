@@ -1,0 +1,181 @@
+"""A whole module to LLVM IR: declarations with MLIR's ABI, globals, bodies, and one packed
+entry point per function (``_eqsat_packed_<name>(ptr args, ptr results)``) that the Python
+API calls through ctypes (vectors cannot pass by value through ctypes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from llvmlite import ir
+
+from eqsat.codegen.arith import scalar_constant
+from eqsat.codegen.descriptor import MemDesc, unpack_memref, with_static
+from eqsat.codegen.emitter import FuncEmitter, ModuleEmitter, abi_params, abi_return
+from eqsat.codegen.memref import global_initializer
+from eqsat.codegen.table import LOWERINGS
+from eqsat.codegen.types import I1, I8, I64, PTR, CodegenError, Layout, memref_struct
+from frontend.ir import Module, Operation
+from frontend.ops.runtime import elem
+from frontend.types import FunctionType, MemRefType, VectorType
+
+PACKED = "_eqsat_packed_"
+
+
+def emit_module(
+    source: Module, layout: str = "nested", reassoc: bool = False, checked: bool = False
+) -> ModuleEmitter:
+    """The LLVM module of every function and global of source."""
+    m = ModuleEmitter(
+        ir.Module(name=source.name or "eqsat"),
+        source,
+        Layout(layout),
+        reassoc=reassoc,
+        checked=checked,
+        lowerings=LOWERINGS,
+    )
+    for op in source.ops:
+        if op.name == "memref.global":
+            _emit_global(m, op)
+    funcs = [op for op in source.ops if op.name == "func.func"]
+    for op in funcs:
+        name = op.attributes["sym_name"].value
+        ft: FunctionType = op.attributes["function_type"].type
+        params = [p for t in ft.inputs for p in abi_params(m.layout, t, op)]
+        fn = ir.Function(
+            m.module, ir.FunctionType(abi_return(m.layout, ft.results, op), params), name
+        )
+        m.functions[name] = fn
+    if any("bf16" in str(v.type) for op in source.walk() for v in op.results) or any(
+        "bf16" in str(op.attributes["function_type"].type) for op in funcs
+    ):
+        _emit_truncsfbf2(m)
+    for op in funcs:
+        emit_function(m, op)
+    for op in funcs:
+        if m.functions[op.attributes["sym_name"].value].blocks:
+            _emit_packed(m, op)
+    return m
+
+
+def emit_function(m: ModuleEmitter, func: Operation) -> None:
+    """Emit the body of a func.func already declared in m.functions."""
+    fn = m.functions[func.attributes["sym_name"].value]
+    region = func.regions[0] if func.regions else None
+    if region is None or not region.blocks or not region.blocks[0].ops:
+        return  # a declaration: resolved by the JIT from the process, or an error there
+    if len(region.blocks) > 1:
+        raise CodegenError(
+            "functions with several blocks (unstructured control flow) are not supported", func
+        )
+    em = FuncEmitter(m, func, fn)
+    ftype: FunctionType = func.attributes["function_type"].type
+    params = iter(fn.args)
+    args: list[Any] = []
+    for t in ftype.inputs:
+        if isinstance(t, MemRefType):
+            r = len(t.shape)
+            fields = [next(params) for _ in range(3 + 2 * r)]
+            d = MemDesc(t, fields[0], fields[1], fields[2], fields[3 : 3 + r], fields[3 + r :])
+            args.append(with_static(d))
+        else:
+            args.append(next(params))
+    em.run_block(region.blocks[0], args)
+    if not em.b.block.is_terminated:
+        raise CodegenError("function body does not end with func.return", func)
+
+
+def _emit_truncsfbf2(m: ModuleEmitter) -> None:
+    """float -> bfloat rounded to nearest even (NaN stays a quiet NaN): the compiler-runtime
+    function LLVM calls for it on x86, which the C libraries of most hosts do not have."""
+    from eqsat.codegen.types import BFLOAT, I32
+
+    f32 = ir.FloatType()
+    fn = ir.Function(m.module, ir.FunctionType(BFLOAT, [f32]), "__truncsfbf2")
+    fn.linkage = "weak"
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    x = fn.args[0]
+    bits = b.bitcast(x, I32)
+    lsb = b.and_(b.lshr(bits, I32(16)), I32(1))
+    rounded = b.lshr(b.add(b.add(bits, I32(0x7FFF)), lsb), I32(16))
+    quiet = b.or_(b.lshr(bits, I32(16)), I32(0x40))
+    r = b.select(b.fcmp_unordered("uno", x, x), quiet, rounded)
+    b.ret(b.bitcast(b.trunc(r, ir.IntType(16)), BFLOAT))
+
+
+def _emit_global(m: ModuleEmitter, op: Operation) -> None:
+    t: MemRefType = op.attributes["type"].type
+    if not t.has_static_shape:
+        raise CodegenError("memref.global needs a static shape", op)
+    et = m.layout.type_of(t.element, op)
+    n = int(np.prod(t.shape)) if t.shape else 1
+    ty = ir.ArrayType(et, n)
+    name = op.attributes["sym_name"].value
+    g = ir.GlobalVariable(m.module, ty, name="__global_" + name)
+    g.linkage = "internal"
+    g.align = 64
+    g.type = PTR  # opaque pointers (llvmlite would type-check accesses against the array)
+    e = elem(t)
+    init = global_initializer(m, op, ty, lambda v: scalar_constant(et, v, e))
+    g.initializer = init if init is not None else ir.Constant(ty, None)
+    m.globals[name] = g
+
+
+def _emit_packed(m: ModuleEmitter, func: Operation) -> None:
+    """args: a pointer per argument (memref: to its descriptor struct; scalar: to the value;
+    vector: to its elements, row-major); results likewise, written."""
+    name = func.attributes["sym_name"].value
+    ft: FunctionType = func.attributes["function_type"].type
+    fn = ir.Function(m.module, ir.FunctionType(ir.VoidType(), [PTR, PTR]), PACKED + name)
+    em = FuncEmitter(m, func, fn)
+    b = em.b
+    args: list[ir.Value] = []
+    for i, t in enumerate(ft.inputs):
+        p = b.load(b.gep(fn.args[0], [I64(i)], source_etype=PTR), typ=PTR)
+        if isinstance(t, MemRefType):
+            args.extend(unpack_memref(b, b.load(p, typ=memref_struct(t)), t).fields())
+        elif isinstance(t, VectorType):
+            args.append(_load_vector(em, p, t))
+        else:
+            args.append(b.load(p, typ=em.ty(t)))
+    r = b.call(m.functions[name], args)
+    outs = [r] if len(ft.results) == 1 else [b.extract_value(r, i) for i in range(len(ft.results))]
+    for i, t in enumerate(ft.results):
+        p = b.load(b.gep(fn.args[1], [I64(i)], source_etype=PTR), typ=PTR)
+        if isinstance(t, VectorType):
+            _store_vector(em, outs[i], p, t)
+        else:
+            b.store(outs[i], p)
+    b.ret_void()
+
+
+def _pieces(em: FuncEmitter, t: VectorType) -> tuple[ir.Type, ir.Type, list[int]]:
+    """(LLVM element type, element type in memory, first element of each piece): pieces
+    move as whole vectors (i1 as bytes), so the wrapper stays small."""
+    et = em.ty(t.element)
+    mt = I8 if et == I1 else et
+    n = max(1, int(np.prod(t.shape)))
+    k = em.layout.row_len(t) if em.layout.kind == "nested" else n
+    return et, mt, list(range(0, n, k))
+
+
+def _load_vector(em: FuncEmitter, p: ir.Value, t: VectorType) -> ir.Value:
+    et, mt, starts = _pieces(em, t)
+    k = max(1, int(np.prod(t.shape))) // len(starts)
+    pieces = []
+    for s in starts:
+        v = em.b.load(em.b.gep(p, [I64(s)], source_etype=mt), typ=ir.VectorType(mt, k), align=1)
+        pieces.append(em.b.trunc(v, ir.VectorType(I1, k)) if mt != et else v)
+    return em.from_chunks(pieces, t) if em.layout.kind == "nested" else pieces[0]
+
+
+def _store_vector(em: FuncEmitter, v: ir.Value, p: ir.Value, t: VectorType) -> None:
+    et, mt, starts = _pieces(em, t)
+    pieces = em.chunks(v, t) if em.layout.kind == "nested" else [v]
+    for s, piece in zip(starts, pieces):
+        if mt != et:
+            piece = em.b.zext(piece, ir.VectorType(I8, piece.type.count))
+        em.b.store(piece, em.b.gep(p, [I64(s)], source_etype=mt), align=1)
+
+
+__all__ = ["PACKED", "emit_module"]

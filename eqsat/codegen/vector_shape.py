@@ -1,0 +1,259 @@
+"""Lowerings of the vector ops that move elements (and build masks and constants).
+
+Static ops become index maps computed by the interpreter's kernels (``frontend.semantics``)
+on ``arange`` arrays and are emitted by ``eqsat.codegen.gather``; ops with dynamic positions
+select among the statically computed alternatives.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from llvmlite import ir
+
+from eqsat.codegen.emitter import FuncEmitter
+from eqsat.codegen.gather import arange, gather, result_chunks, size
+from eqsat.codegen.types import I1, I32, I64, CodegenError, vector_of
+from frontend import semantics as S
+from frontend.ir import Operation
+from frontend.ops.common import ints
+from frontend.ops.spec import DYNAMIC_INDEX
+from frontend.types import VectorType
+
+
+def _rt(op: Operation) -> Any:
+    return op.results[0].type
+
+
+def _src(em: FuncEmitter, op: Operation, i: int = 0) -> tuple[ir.Value, Any]:
+    v = op.operands[i]
+    return em.get(v), v.type
+
+
+def _unary_map(
+    fn: Callable[[Operation, np.ndarray], np.ndarray],
+) -> Callable[[FuncEmitter, Operation], Any]:
+    def lower(em: FuncEmitter, op: Operation) -> Any:
+        x = _src(em, op)
+        return gather(em, [x], fn(op, arange(x[1])), _rt(op))
+
+    return lower
+
+
+def _broadcast_index(op: Operation, a: np.ndarray) -> np.ndarray:
+    rt = _rt(op)
+    return np.broadcast_to(a, rt.shape if isinstance(rt, VectorType) else ())
+
+
+LOWER_UNARY = {
+    "vector.transpose": lambda op, a: np.transpose(a, ints(op.attributes["permutation"])),
+    "vector.broadcast": _broadcast_index,
+    "vector.splat": _broadcast_index,
+    "vector.shape_cast": lambda op, a: a.reshape(_rt(op).shape),
+    "vector.extract_strided_slice": lambda op, a: S.extract_strided_slice(
+        a,
+        ints(op.attributes["offsets"]),
+        ints(op.attributes["sizes"]),
+        ints(op.attributes["strides"]),
+    ),
+    "vector.flat_transpose": lambda op, a: S.flat_transpose(
+        a, op.attributes["rows"].value, op.attributes["columns"].value
+    ),
+    "vector.scalable.extract": lambda op, a: S.scalable_extract(
+        a, op.attributes["pos"].value, _rt(op).shape[0]
+    ),
+}
+
+
+def _positions(
+    em: FuncEmitter, op: Operation, group: str
+) -> tuple[list[int], list[tuple[int, ir.Value]]]:
+    """Static positions (dynamic ones as -2 placeholders) and the dynamic (slot, value) pairs."""
+    static = ints(op.attributes["static_position"])
+    dyn = iter(em.get(v) for v in op.operand_groups()[group])
+    out: list[tuple[int, ir.Value]] = []
+    for k, s in enumerate(static):
+        if s == DYNAMIC_INDEX:
+            out.append((k, next(dyn)))
+    return static, out
+
+
+def _select_dynamic(
+    em: FuncEmitter, op: Operation, dims: tuple[int, ...], build: Callable[[list[int]], ir.Value]
+) -> ir.Value:
+    """build(position) for every value of the dynamic slots, chosen by compare-and-select."""
+    static, dyn = _positions(em, op, "dynamic_position")
+    if not dyn:
+        return build(static)
+    choices = itertools.product(*[range(dims[k]) for k, _ in dyn])
+    result: ir.Value | None = None
+    for combo in choices:
+        pos = list(static)
+        cond: ir.Value = ir.Constant(I1, 1)
+        for (k, v), c in zip(dyn, combo):
+            pos[k] = c
+            cond = em.b.and_(cond, em.b.icmp_signed("==", v, ir.Constant(v.type, c)))
+        val = build(pos)
+        result = val if result is None else em.b.select(cond, val, result)
+    assert result is not None
+    return result
+
+
+def extract(em: FuncEmitter, op: Operation) -> Any:
+    x = _src(em, op)
+
+    def build(pos: list[int]) -> ir.Value:
+        return gather(em, [x], np.asarray(S.extract(arange(x[1]) + 1, pos)) - 1, _rt(op))
+
+    return _select_dynamic(em, op, x[1].shape, build)
+
+
+def insert(em: FuncEmitter, op: Operation) -> Any:
+    s, d = _src(em, op, 0), _src(em, op, 1)
+    ns = size(s[1])
+
+    def build(pos: list[int]) -> ir.Value:
+        idx = S.insert(arange(s[1]) + 1, arange(d[1], ns) + 1, pos)
+        return gather(em, [s, d], np.asarray(idx) - 1, _rt(op))
+
+    return _select_dynamic(em, op, d[1].shape, build)
+
+
+def extractelement(em: FuncEmitter, op: Operation) -> Any:
+    v = em.get(op.operands[0])
+    pos = em.get(op.operands[1]) if len(op.operands) > 1 else I32(0)
+    return em.b.extract_element(v, pos)
+
+
+def insertelement(em: FuncEmitter, op: Operation) -> Any:
+    s, d = em.get(op.operands[0]), em.get(op.operands[1])
+    pos = em.get(op.operands[2]) if len(op.operands) > 2 else I32(0)
+    return em.b.insert_element(d, s, pos)
+
+
+def insert_strided_slice(em: FuncEmitter, op: Operation) -> Any:
+    s, d = _src(em, op, 0), _src(em, op, 1)
+    a = op.attributes
+    idx = S.insert_strided_slice(
+        arange(s[1]), arange(d[1], size(s[1])), ints(a["offsets"]), ints(a["strides"])
+    )
+    return gather(em, [s, d], idx, _rt(op))
+
+
+def scalable_insert(em: FuncEmitter, op: Operation) -> Any:
+    s, d = _src(em, op, 0), _src(em, op, 1)
+    idx = S.scalable_insert(arange(s[1]), arange(d[1], size(s[1])), op.attributes["pos"].value)
+    return gather(em, [s, d], idx, _rt(op))
+
+
+def shuffle(em: FuncEmitter, op: Operation) -> Any:
+    a, b = _src(em, op, 0), _src(em, op, 1)
+    idx = S.shuffle(arange(a[1]) + 1, arange(b[1], size(a[1])) + 1, ints(op.attributes["mask"]))
+    return gather(em, [a, b], np.asarray(idx) - 1, _rt(op))
+
+
+def interleave(em: FuncEmitter, op: Operation) -> Any:
+    a, b = _src(em, op, 0), _src(em, op, 1)
+    return gather(em, [a, b], S.interleave(arange(a[1]), arange(b[1], size(a[1]))), _rt(op))
+
+
+def deinterleave(em: FuncEmitter, op: Operation) -> Any:
+    x = _src(em, op)
+    even, odd = S.deinterleave(arange(x[1]))
+    return [gather(em, [x], even, op.results[0].type), gather(em, [x], odd, op.results[1].type)]
+
+
+def from_elements(em: FuncEmitter, op: Operation) -> Any:
+    srcs = [(em.get(v), v.type) for v in op.operands]
+    rt = _rt(op)
+    return gather(em, srcs, np.arange(len(srcs)).reshape(rt.shape), rt)
+
+
+def _mask_const(em: FuncEmitter, rt: VectorType, m: np.ndarray) -> ir.Value:
+    flat = np.asarray(m).reshape(-1)
+    pieces = [
+        ir.Constant(ir.VectorType(I1, len(c)), [int(b) for b in flat[c]])
+        for c in result_chunks(em, rt)
+    ]
+    return em.from_chunks(pieces, rt)
+
+
+def constant_mask(em: FuncEmitter, op: Operation) -> Any:
+    rt = _rt(op)
+    return _mask_const(em, rt, S.constant_mask(ints(op.attributes["mask_dim_sizes"]), rt.shape))
+
+
+def step(em: FuncEmitter, op: Operation) -> Any:
+    rt = _rt(op)
+    return ir.Constant(em.ty(rt), [ir.Constant(em.ty(rt.element), i) for i in range(rt.shape[0])])
+
+
+def create_mask(em: FuncEmitter, op: Operation) -> Any:
+    """Lane p is on iff p[d] < bound[d] in every dim (bounds compared signed, as clamping)."""
+    rt = _rt(op)
+    bounds = [em.get(v) for v in op.operands]
+    if rt.rank == 0:
+        return vector_of(em.b, [em.b.icmp_signed(">", bounds[0], I64(0))])
+    coords = np.indices(rt.shape).reshape(rt.rank, -1)
+    pieces = []
+    for c in result_chunks(em, rt):
+        on: ir.Value | None = None
+        for d, bound in enumerate(bounds):
+            lanes = coords[d][c]
+            cv = ir.Constant(ir.VectorType(I64, len(c)), [int(x) for x in lanes])
+            bv = em.splat(em.b.sext(bound, I64) if bound.type != I64 else bound, len(c))
+            t = em.b.icmp_signed("<", cv, bv)
+            on = t if on is None else em.b.and_(on, t)
+        pieces.append(on)
+    return em.from_chunks(pieces, rt)  # type: ignore[arg-type]
+
+
+def vscale(em: FuncEmitter, op: Operation) -> Any:
+    raise CodegenError("vector.vscale: scalable vectors are not supported by these targets", op)
+
+
+def bitcast(em: FuncEmitter, op: Operation) -> Any:
+    rt = _rt(op)
+    et = em.ty(rt.element)
+    return em.map_chunks(
+        op,
+        lambda a: em.b.bitcast(
+            a, ir.VectorType(et, a.type.count * _fbits(a.type.element) // _fbits(et))
+        ),
+    )
+
+
+def _fbits(t: ir.Type) -> int:
+    return (
+        t.width
+        if isinstance(t, ir.IntType)
+        else {"half": 16, "bfloat": 16, "float": 32, "double": 64}[str(t)]
+    )
+
+
+def fma(em: FuncEmitter, op: Operation) -> Any:
+    return em.map_chunks(op, lambda a, b, c: em.intrinsic("fma", [a, b, c]))
+
+
+LOWERINGS: dict[str, Callable[[FuncEmitter, Operation], Any]] = {
+    **{name: _unary_map(fn) for name, fn in LOWER_UNARY.items()},
+    "vector.extract": extract,
+    "vector.insert": insert,
+    "vector.extractelement": extractelement,
+    "vector.insertelement": insertelement,
+    "vector.insert_strided_slice": insert_strided_slice,
+    "vector.scalable.insert": scalable_insert,
+    "vector.shuffle": shuffle,
+    "vector.interleave": interleave,
+    "vector.deinterleave": deinterleave,
+    "vector.from_elements": from_elements,
+    "vector.constant_mask": constant_mask,
+    "vector.create_mask": create_mask,
+    "vector.step": step,
+    "vector.vscale": vscale,
+    "vector.bitcast": bitcast,
+    "vector.fma": fma,
+}

@@ -1,0 +1,116 @@
+"""Compiled kernels against the interpreter on random inputs (runtime code paths: the corpus
+programs' constants fold away at compile time). Bit-exact, in both layouts, and within a
+tolerance with reassociation on; and random well-typed programs (the generator of
+tests/test_random_programs.py) bit-exact."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from eqsat.codegen import compile
+from eqsat.interpret import Interpreter
+from eqsat.targets import load_target
+from experiments.kernels import MATMUL, MULTI_REDUCTION, TRANSFER, TRANSPOSE
+from frontend import parse
+from frontend.ops.runtime import elem
+from frontend.semantics import dtype_of
+from frontend.types import MemRefType, VectorType
+from tests.test_random_programs import programs
+
+OUTER = MULTI_REDUCTION.replace("[1]", "[0]")
+MATVEC = """
+func.func @matvec(%a: vector<8x16xf32>, %x: vector<16xf32>, %y: vector<8xf32>) -> vector<8xf32> {
+  %0 = vector.contract {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (k)>,
+      affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]} %a, %x, %y
+      : vector<8x16xf32>, vector<16xf32> into vector<8xf32>
+  return %0 : vector<8xf32>
+}
+"""
+MASKED = """
+func.func @masked(%m: memref<?x?xf32>, %i: index, %j: index, %n: index) -> vector<4x8xf32> {
+  %pad = arith.constant -7.0 : f32
+  %c3 = arith.constant 3 : index
+  %mask = vector.create_mask %c3, %n : vector<4x8xi1>
+  %v = vector.transfer_read %m[%i, %j], %pad, %mask : memref<?x?xf32>, vector<4x8xf32>
+  %t = vector.transfer_read %m[%j, %i], %pad {permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<?x?xf32>, vector<4x8xf32>
+  %s = arith.addf %v, %t : vector<4x8xf32>
+  vector.transfer_write %s, %m[%i, %i], %mask : vector<4x8xf32>, memref<?x?xf32>
+  %g = vector.gather %m[%i, %j] [%mask2], %mask, %s : memref<?x?xf32>, vector<4x8xi32>, vector<4x8xi1>, vector<4x8xf32> into vector<4x8xf32>
+  return %g : vector<4x8xf32>
+}
+""".replace("%mask2", "%idx").replace(
+    "  %s = arith.addf", "  %idx = arith.constant dense<3> : vector<4x8xi32>\n  %s = arith.addf"
+)
+KERNELS = {
+    "matmul4": MATMUL.format(m=4, n=4, k=4),
+    "matmul8": MATMUL.format(m=8, n=8, k=8),
+    "matmul_rect": MATMUL.format(m=3, n=5, k=6),
+    "transpose8": TRANSPOSE.format(m=8, n=8),
+    "reduce_inner": MULTI_REDUCTION.format(m=16, n=16),
+    "reduce_outer": OUTER.format(m=16, n=16).replace("vector<{m}xf32>", "vector<16xf32>"),
+    "matvec": MATVEC,
+    "transfer": TRANSFER,
+    "masked": MASKED,
+}
+
+
+def _target() -> str:
+    for t in ("avx2", "x86-64-v2"):
+        if load_target(t).runs_on_host():
+            return t
+    pytest.skip("this host runs none of the x86 targets")
+
+
+def _inputs(fn, rng) -> list:
+    out = []
+    for t in fn.attributes["function_type"].type.inputs:
+        if isinstance(t, (VectorType, MemRefType)):
+            shape = tuple(s if s is not None else 12 for s in t.shape)
+            out.append(rng.standard_normal(shape).astype(dtype_of(elem(t))))
+        else:
+            out.append(np.int64(2))
+    return out
+
+
+@pytest.mark.parametrize("layout", ["nested", "flat"])
+@pytest.mark.parametrize("name", KERNELS)
+def test_kernel_matches_interpreter(name: str, layout: str) -> None:
+    module = parse(KERNELS[name])
+    ((fname, fn),) = module.functions().items()
+    args = _inputs(fn, np.random.default_rng(1))
+    mine = [copy.deepcopy(a) for a in args]
+    want = Interpreter(module).call(fname, *args)
+    got = compile(module, _target(), layout=layout)[fname](*mine)
+    if want is None:
+        assert got is None
+    else:
+        assert np.array_equal(np.asarray(got), np.asarray(want)), (got, want)
+    for a, b in zip(args, mine):
+        assert np.array_equal(a, b)  # memrefs written the same
+
+
+@pytest.mark.parametrize("name", ["matmul8", "reduce_inner", "matvec"])
+def test_kernel_with_reassociation_is_close(name: str) -> None:
+    module = parse(KERNELS[name])
+    ((fname, fn),) = module.functions().items()
+    args = _inputs(fn, np.random.default_rng(2))
+    want = Interpreter(module).call(fname, *args)
+    got = compile(module, _target(), reassoc=True)[fname](*args)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(programs(), st.integers(0, 2**32 - 1), st.sampled_from(["nested", "flat"]))
+def test_random_programs_compile_to_the_interpreters_bits(case, seed, layout) -> None:
+    text, shapes = case
+    module = parse(text)
+    rng = np.random.default_rng(seed)
+    args = [rng.normal(0, 2, s).astype(np.float32) for s in shapes]
+    want = Interpreter(module).call("f", *[a.copy() for a in args])
+    got = compile(module, _target(), layout=layout).f(*args)
+    assert np.array_equal(np.asarray(want), np.asarray(got), equal_nan=True), text
