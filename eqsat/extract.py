@@ -161,6 +161,8 @@ class Extraction:
     dag_cost: float  # each distinct e-class of the term paid once (own costs)
     dag: bool  # True: greedy DAG extraction; False: optimal tree extraction
     classes: int  # distinct e-classes in the term
+    # e-class -> chosen e-node (snapshot numbering) for every e-class of the term
+    choice: Mapping[int, int] = field(default_factory=dict, repr=False)
 
 
 # The snapshot keeps nodes in parallel lists indexed by node number, with e-classes renumbered
@@ -350,6 +352,12 @@ class Snapshot:
         best = _knuth(self, cls, cost, dag)
         if best.get(cls) is None:
             raise ExtractionError(f"root {root!r} has no finite term (only cycles)")
+        return self.result(cls, best, cost, dag=dag)
+
+    def result(
+        self, cls: int, best: Mapping[int, int], cost: CostFn, *, dag: bool
+    ) -> Extraction:
+        """The extraction of e-class ``cls`` for a choice of node per e-class (``best``)."""
         order = _postorder(self, cls, best)
         sets: dict[int, dict[int, float]] = {}
         for c in order:
@@ -369,7 +377,15 @@ class Snapshot:
             dag_cost=dag_cost,
             dag=dag,
             classes=len(order),
+            choice={c: best[c] for c in order},
         )
+
+    def class_costs(self, root: int, cost: CostFn) -> tuple[dict[int, int], dict[int, float]]:
+        """Optimal tree cost of every e-class reachable from ``root`` (no early stop), with the
+        node that achieves it: what ``--explain`` compares alternatives by."""
+        value: dict[int, float] = {}
+        best = _knuth(self, root, cost, False, full=True, value=value)
+        return best, value
 
     def _term(self, order: Sequence[int], best: Mapping[int, int]) -> Term:
         """Build the chosen term bottom-up (``order`` lists children before parents)."""
@@ -426,15 +442,24 @@ def _reachable(snap: Snapshot, root: int) -> list[int]:
     return nodes
 
 
-def _knuth(snap: Snapshot, root: int, cost: CostFn, dag: bool) -> dict[int, int]:
+def _knuth(
+    snap: Snapshot,
+    root: int,
+    cost: CostFn,
+    dag: bool,
+    full: bool = False,
+    value: dict[int, float] | None = None,
+) -> dict[int, int]:
     """Knuth's generalisation of Dijkstra to hypergraphs: e-classes are finalised cheapest first;
-    a node is costed once, when its last child class is final. Stops when the root is final.
-    Returns e-class -> chosen node."""
+    a node is costed once, when its last child class is final. Stops when the root is final
+    (``full``: when every reachable class is). Returns e-class -> chosen node; ``value``, when
+    given, receives each final class's cost."""
     ops, owner, lits, kids = snap.ops, snap.owner, snap.cost_lits, snap.kids
     missing: dict[int, int] = {}
     heap: list[tuple[float, int]] = []
     best: dict[int, int] = {}
-    value: dict[int, float] = {}  # final e-class costs (tree mode)
+    if value is None:
+        value = {}  # final e-class costs (tree mode)
     sets: dict[int, dict[int, float]] = {}  # DAG mode: e-class -> own cost of each class below
 
     pending: dict[int, float] = {}  # e-class -> cheapest cost pushed so far
@@ -472,7 +497,7 @@ def _knuth(snap: Snapshot, root: int, cost: CostFn, dag: bool) -> dict[int, int]
             own, below = dag_below(snap, node, sets, cost)
             below[cls] = own
             sets[cls] = below
-        if cls == root:
+        if cls == root and not full:
             break
         for parent in parents[cls]:
             if parent not in missing:

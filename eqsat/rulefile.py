@@ -44,6 +44,8 @@ class Rule:
     line: int
     # Constructors the rule's right-hand side (its actions) builds: what it can produce.
     builds: frozenset[str] = frozenset()
+    # Constructors its left-hand side (its query) matches.
+    reads: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -147,7 +149,8 @@ def _rule(cmd: object, text: str, path: Path) -> Rule:
     line, _ = byte_span_to_line_col(text, span.i)
     label = name or f"{path.name}:{line}"
     source = text.encode("utf-8")[span.i : span.j].decode("utf-8", "replace")
-    return Rule(kind, ruleset, label, keys, _law(text, line, span.j), line, _builds(source, kind))
+    law = _law(text, line, span.j)
+    return Rule(kind, ruleset, label, keys, law, line, _builds(source, kind), _reads(source, kind))
 
 
 def _items(sexpr: str) -> list[str]:
@@ -188,6 +191,16 @@ def _items(sexpr: str) -> list[str]:
     return items
 
 
+def _heads(parts: list[str]) -> frozenset[str]:
+    return frozenset(set(re.findall(r"\(\s*([A-Za-z$][\w$-]*)", " ".join(parts))) - _ACTIONS)
+
+
+def _reads(source: str, kind: str) -> frozenset[str]:
+    """Constructor names in a rule's left-hand side (a birewrite's two sides)."""
+    items = _items(source)
+    return _heads(items[1:3] if kind == "birewrite" else items[1:2])
+
+
 def _builds(source: str, kind: str) -> frozenset[str]:
     """Constructor names applied in a rule's right-hand side: a rewrite's result, a
     birewrite's two sides, a rule's actions (minus the action keywords themselves)."""
@@ -198,11 +211,12 @@ def _builds(source: str, kind: str) -> frozenset[str]:
         parts = items[1:3]
     else:
         parts = items[2:3]
-    names = set(re.findall(r"\(\s*([A-Za-z$][\w$-]*)", " ".join(parts)))
-    return frozenset(names - _ACTIONS)
+    return _heads(parts)
 
 
-_ACTIONS = frozenset({"union", "set", "let", "delete", "subsume", "panic", "extract", "vec-of"})
+_ACTIONS = frozenset(
+    {"union", "set", "let", "delete", "subsume", "panic", "extract", "vec-of", "=", "!="}
+)
 
 
 def _law(text: str, line: int, end_byte: int) -> str:
