@@ -33,6 +33,9 @@ from eqsat.extract import (
 )
 
 NODE_LIMIT = 20_000
+# Stand-in for an infinite own cost (an op the target forbids): such nodes are chosen only
+# where nothing else exists, as the fast extractor does; the result's cost is still ``inf``.
+FORBIDDEN = 1e12
 
 
 def extract_exact(
@@ -71,8 +74,8 @@ def extract_exact(
             needs[n] = tuple(dict.fromkeys((k[0],) + k[2:]))
         else:
             needs[n] = tuple(dict.fromkeys(k))
-        if math.isfinite(c) and owner[n] not in needs[n]:
-            own[n] = c
+        if owner[n] not in needs[n] and not math.isnan(c):
+            own[n] = c if math.isfinite(c) else FORBIDDEN
     col = {n: i for i, n in enumerate(own)}
     by_class: dict[int, list[int]] = {}
     for n in own:
