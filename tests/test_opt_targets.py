@@ -147,3 +147,48 @@ def test_exact_extractor_from_the_command_line(capsys: pytest.CaptureFixture[str
     assert main(["opt", EXAMPLE, "--target", "neon", "--extractor", "exact", "--stats"]) == 0
     captured = capsys.readouterr()
     assert "func.func" in captured.out and "extracted cost" in captured.err
+
+
+# -- random programs: every target, at HWV (the default with a target) ------------------------------
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from eqsat.interpret import Interpreter  # noqa: E402
+from tests.test_random_programs import programs  # noqa: E402
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(programs(), st.integers(0, 2**32 - 1), st.sampled_from(TARGETS))
+def test_random_programs_compute_the_same_bits_on_every_target(case, seed, target) -> None:
+    import numpy as np
+
+    text, shapes = case
+    module = parse(text)
+    rng = np.random.default_rng(seed)
+    args = [rng.normal(0, 2, s).astype(np.float32) for s in shapes]
+    want = Interpreter(module).call("f", *[a.copy() for a in args])
+    result = optimize_module(module, target=load_target(target), emit="hwv")
+    got = Interpreter(result.module).call("f", *[a.copy() for a in args])
+    assert np.array_equal(np.asarray(want), np.asarray(got), equal_nan=True), (
+        f"{target}\n{text}\n--- optimized ---\n{result.module}"
+    )
+
+
+# -- real MLIR accepts what every target extracts at VV level ---------------------------------------
+from frontend import print_module  # noqa: E402
+from tests import mlir_tools  # noqa: E402
+
+MLIR22 = [p for p in PROGRAMS if mlir_tools.reference_of(p)[0] == "mlir22"]
+
+
+@pytest.mark.skipif(bool(mlir_tools.missing_tools(22)),
+                    reason=f"MLIR 22 not usable: missing {mlir_tools.missing_tools(22)}")
+@pytest.mark.parametrize("target", TARGETS)
+def test_vv_output_of_every_target_is_valid_mlir22(target: str) -> None:
+    bad = []
+    for path in MLIR22:
+        result = optimize_module(parse_file(path), target=load_target(target), emit="vv")
+        ok, message = mlir_tools.validate_with_mlir_opt(print_module(result.module), 22)
+        if not ok:
+            bad.append(f"{path.stem}: {message}")
+    assert not bad, "\n".join(bad)
