@@ -452,7 +452,12 @@ def _same(a: Any, b: Any, fast_math: bool) -> bool:
     if a.dtype.kind == "f" or b.dtype.kind == "f":
         a64, b64 = a.astype(np.float64), b.astype(np.float64)
         if fast_math:
-            return bool(np.allclose(a64, b64, rtol=1e-5, atol=1e-6, equal_nan=True))
+            # Reassociation errs relative to the magnitudes summed, not to the result: an
+            # element that cancels to near zero keeps an absolute error of the operands' scale.
+            finite = np.abs(a64[np.isfinite(a64)])
+            scale = float(finite.max()) if finite.size else 1.0
+            atol = 1e-6 * max(1.0, scale)
+            return bool(np.allclose(a64, b64, rtol=1e-5, atol=atol, equal_nan=True))
         return bool(np.array_equal(a64, b64, equal_nan=True))
     return bool(np.array_equal(a, b))
 
