@@ -93,6 +93,11 @@ def explanations(result: OptimizeResult) -> list[dict[str, Any]]:
                 ],
                 "rules": _rules(pick[0], c.name, rules, fired),
             }
+            if pick[0] == "Tiled":  # what runs on each tile
+                kernel = snap.kids[pick[2]][1]
+                inner = chosen.get(kernel, best_tree.get(kernel))
+                if inner is not None:
+                    record["kernel"] = {"form": snap.ops[inner], "op": _form(snap.ops[inner])}
             out.append(record)
     return out
 
@@ -132,6 +137,8 @@ def explain(result: OptimizeResult, module: Module, fmt: str = "text") -> str:
         note = "" if r["in_output"] else "  (not in the output: folded into other ops)"
         lines.append(f"{where}: {r['op']}{note}")
         form = ch["form"] + (f" ({ch['op']})" if ch["op"] != ch["form"] else "")
+        if "kernel" in r:
+            form += f" of {r['kernel']['form']} per tile"
         shared = "  [DAG choice: its operands are shared]" if r["shared"] else ""
         lines.append(f"  chosen  {form}  cost {_show(ch['cost'])}{shared}")
         for a in r["alternatives"]:
