@@ -32,7 +32,9 @@ def _overrides(args: argparse.Namespace, table: dict[str, float]) -> dict[str, f
     return overrides
 
 
-def _target_and_costs(args: argparse.Namespace) -> tuple[object | None, object]:
+def _target_and_costs(
+    args: argparse.Namespace, emit: str | None
+) -> tuple[object | None, object]:
     """The target (``--target``, or a ``--costs`` file with a ``[target]`` section) and the
     cost model: the target's, or the VV model, with ``--costs [ops]`` and ``--cost``."""
     import tomllib
@@ -61,7 +63,8 @@ def _target_and_costs(args: argparse.Namespace) -> tuple[object | None, object]:
                 ) from None
     overrides = _overrides(args, table)
     if target is not None:
-        return target, target.cost_model(overrides)  # type: ignore[attr-defined]
+        level = emit or "hwv"  # hwv is the default with a target
+        return target, target.cost_model(overrides, level)  # type: ignore[attr-defined]
     return None, vv_cost(overrides)
 
 
@@ -72,7 +75,7 @@ def cmd_opt(args: argparse.Namespace) -> int:
     text, name = read_input(args.file)
     module = parse(text, name)
     try:
-        target, cost = _target_and_costs(args)
+        target, cost = _target_and_costs(args, args.emit)
     except TargetError as e:
         print(str(e), file=sys.stderr)
         return 1

@@ -70,7 +70,8 @@ def extract_exact(
             if k[1] not in sets:
                 continue  # the kernel has no finite term
             outside = _union(sets, tuple(x for x in (k[0],) + k[2:] if x in sets))
-            c += lits[n][0] * sum(v for cl, v in sets[k[1]].items() if cl not in outside)  # type: ignore[operator]
+            count: int = lits[n][0]  # type: ignore[assignment]
+            c += count * sum(v for cl, v in sets[k[1]].items() if cl not in outside)
             needs[n] = tuple(dict.fromkeys((k[0],) + k[2:]))
         else:
             needs[n] = tuple(dict.fromkeys(k))
@@ -113,7 +114,8 @@ def extract_exact(
         if sizes[c] > 1:
             level[cls] = ncols + len(level)
     if level:
-        h.addVars(len(level), np.zeros(len(level)), np.array([float(sizes[comp[c]]) for c in level]))
+        upper = np.array([float(sizes[comp[c]]) for c in level])
+        h.addVars(len(level), np.zeros(len(level)), upper)
         for n, i in col.items():
             a = owner[n]
             for c in needs[n]:

@@ -41,7 +41,9 @@ class TargetLike(Protocol):
     width: Mapping[str, int]
     legalize: tuple[str, ...]
 
-    def cost_model(self) -> CostModel: ...
+    def cost_model(
+        self, overrides: Mapping[str, float] | None = None, emit: str = "vv"
+    ) -> CostModel: ...
 
 
 @dataclass
@@ -151,7 +153,7 @@ def optimize_module(
     budget = budget or Budget()
     rules = dict(rules) if rules is not None else default_rule_files(fast_math=fast_math)
     if target is not None:
-        cost = cost or target.cost_model()
+        cost = cost or target.cost_model(emit=emit)
         native = native if native is not None else dict(target.width)
         if emit == "hwv":
             rules[LEGALIZE] = rules.get(LEGALIZE, ()) + legalize_files(target.legalize)

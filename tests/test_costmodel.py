@@ -98,3 +98,15 @@ def test_malformed_cost_entries_name_file_line_and_key(tmp_path, old, new, needl
         load_target(path)
     assert str(e.value).startswith(f"{path}:{line}: error:"), str(e.value)
     assert needle in str(e.value) and "arith.sub" in str(e.value)
+
+
+def test_ops_without_a_hardware_form_cost_more_at_hwv() -> None:
+    target = load_target("avx2")
+    vv, hwv = TargetCost(target, emit="vv"), TargetCost(target, emit="hwv")
+    native = binary(vt(8))
+    assert vv("ArithAddf", native, ()) == hwv("ArithAddf", native, ())  # one ymm add
+    two_d = binary(vt(2, 8))
+    assert hwv("ArithAddf", two_d, ()) > vv("ArithAddf", two_d, ())  # n-D: VV only
+    operands = ("operands", vt(1, 8), vt(8, 8), vt(1, 8))
+    contract = (((0, 2), (2, 1), (0, 1)), (0, 0, 1), "add", operands, vt(1, 8))
+    assert hwv("Contract", contract, ()) > vv("Contract", contract, ())

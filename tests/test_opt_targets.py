@@ -149,7 +149,7 @@ def test_exact_extractor_from_the_command_line(capsys: pytest.CaptureFixture[str
     assert "func.func" in captured.out and "extracted cost" in captured.err
 
 
-# -- random programs: every target, at HWV (the default with a target) ------------------------------
+# -- random programs: every target, at HWV (the default with a target) -----------------------------
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
@@ -174,7 +174,7 @@ def test_random_programs_compute_the_same_bits_on_every_target(case, seed, targe
     )
 
 
-# -- real MLIR accepts what every target extracts at VV level ---------------------------------------
+# -- real MLIR accepts what every target extracts at VV level --------------------------------------
 from frontend import print_module  # noqa: E402
 from tests import mlir_tools  # noqa: E402
 

@@ -13,6 +13,11 @@ worth emitting (MLIR itself needs minutes to lower a ``vector<64x64x64xf32>`` mu
 costs ``WIDE`` per register on top of its price, so it loses against every legal alternative
 whatever ``--cost`` says, and is extracted only where nothing else exists.
 
+At ``--emit hwv`` an op with no HWV form (an n-D vector op, a vector wider than one native
+register, a compound op such as ``vector.contract`` or ``vector.transpose``) costs ``HWV_GAP``
+times more, so that the forms the legalize rules build (1-D native ops, LLVM intrinsics,
+``x86vector``/``arm_neon`` ops) win ties against the VV ops they replace.
+
 Lowering strategies cost what they expand to, under the same model (``expansions.py``);
 ``Tiled`` nodes multiply their kernel by their tile count (see ``eqsat.cost.table_cost``).
 Costs rank alternatives: they do not predict time.
@@ -32,6 +37,39 @@ from eqsat.targets.widths import BITS, contract_space, node_types, type_lanes
 
 # Added per register to a compute op wider than the target's register budget.
 WIDE = 1e6
+# At --emit hwv, ops without a hardware form cost this factor more.
+HWV_GAP = 1.5
+# Ops with a hardware form when every vector they touch is 1-D and at most native width
+# (besides every arith and math op and the named HWV ops of ``hwv_names``).
+HWV_VECTOR_OPS = frozenset(
+    {
+        "vector.broadcast",
+        "vector.splat",
+        "vector.shuffle",
+        "vector.extract",
+        "vector.insert",
+        "vector.extractelement",
+        "vector.insertelement",
+        "vector.from_elements",
+        "vector.fma",
+        "vector.reduction",
+        "vector.load",
+        "vector.store",
+        "vector.maskedload",
+        "vector.maskedstore",
+        "vector.gather",
+        "vector.scatter",
+        "vector.compressstore",
+        "vector.expandload",
+        "vector.create_mask",
+        "vector.constant_mask",
+        "vector.step",
+        "vector.bitcast",
+        "vector.interleave",
+        "vector.deinterleave",
+    }
+)
+HWV_DIALECTS = ("arith.", "math.", "llvm.", "x86vector.", "arm_neon.")
 
 # Ops that move a piece of a vector: priced by the piece, not by the whole vector they index.
 # Value: which type is the piece ("result" or the operand's position).
@@ -84,8 +122,11 @@ class TargetCost:
     (for a strategy constructor: a flat cost replacing its expansion); they never lift the
     register budget."""
 
-    def __init__(self, target: Any, overrides: Mapping[str, float] | None = None) -> None:
+    def __init__(
+        self, target: Any, overrides: Mapping[str, float] | None = None, emit: str = "vv"
+    ) -> None:
         self.target = target
+        self.hwv = emit == "hwv"
         self.table: dict[str, Any] = dict(target.cost)
         default = self.table.pop("default", 1.0)
         self.default: Any = default
@@ -116,9 +157,24 @@ class TargetCost:
                 return float(entry)
         return 1.0
 
-    def price(self, op: str, lanes: int, elem: str | None, width: int | None = None) -> float:
+    def has_hwv_form(self, op: str, width: int, elem: str | None, rank: int = 1) -> bool:
+        """Whether ``op`` on values of at most ``width`` lanes and ``rank`` dims is one
+        hardware op of this target (or an intrinsic that is)."""
+        if not (op.startswith(HWV_DIALECTS) or op in HWV_VECTOR_OPS):
+            return False
+        return rank <= 1 and width <= self.native(elem)
+
+    def price(
+        self,
+        op: str,
+        lanes: int,
+        elem: str | None,
+        width: int | None = None,
+        rank: int = 1,
+    ) -> float:
         """Own cost of ``op`` over ``lanes`` lanes of ``elem``; ``width`` (default: lanes) is
-        the widest value it touches, checked against the register budget."""
+        the widest value it touches, checked against the register budget; ``rank`` the
+        most dims of a vector it touches (for the HWV test at ``--emit hwv``)."""
         native = self.native(elem)
         registers = max(1, -(-lanes // native))
         per = self.per_register(op, elem)
@@ -127,6 +183,8 @@ class TargetCost:
         cost = registers * per
         if lanes > native and lanes % native:  # the ragged last register needs a shuffle
             cost += self.per_register("vector.shuffle", elem)
+        if self.hwv and not self.has_hwv_form(op, width or lanes, elem, rank):
+            cost *= HWV_GAP
         spans = -(-(width or lanes) // native)
         if spans > self.target.max_registers and op not in NOT_COMPUTE:
             cost += WIDE * spans
@@ -140,18 +198,19 @@ class TargetCost:
         if not known:
             return self.price(op, 1, None)
         elem = next((e for _, e in known if e), None)
+        rank = max((len(t[1]) for t in (res, *operands) if _is_vt(t)), default=0)
         piece = PIECE.get(op)
         if piece is not None:
             i = 0 if piece == "result" else 1 + int(piece)
             at = shapes[i] if i < len(shapes) else None
-            return self.price(op, at[0] if at else 1, at[1] if at else elem)
+            return self.price(op, at[0] if at else 1, at[1] if at else elem, rank=rank)
         width = max(n for n, _ in known)
         lanes = width
         if op == "vector.contract":
             lanes = contract_space(literals[0], operands) or width
         elif op == "vector.outerproduct" and shapes[0] is not None:
             lanes = shapes[0][0]
-        return self.price(op, lanes, elem, width)
+        return self.price(op, lanes, elem, width, rank)
 
     def own(self, cons: str, literals: tuple[Literal, ...]) -> float:
         """Own cost of a node (children excluded), cached per (constructor, literals)."""
@@ -192,4 +251,8 @@ class TargetCost:
         return self.own(op, literals) + sum(child_costs)
 
 
-__all__ = ["WIDE", "TargetCost"]
+def _is_vt(t: Any) -> bool:
+    return isinstance(t, tuple) and len(t) == 3 and t[0] == "type"
+
+
+__all__ = ["HWV_GAP", "WIDE", "TargetCost"]

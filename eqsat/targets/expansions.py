@@ -97,7 +97,7 @@ def _slice_shuffle(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     return [s.piece("vector.shuffle", s.lanes)]
 
 
-# -- multi_reduction ---------------------------------------------------------------------------------
+# -- multi_reduction -------------------------------------------------------------------------------
 def _reduction_split(lits: tuple[Any, ...]) -> tuple[str, list[int], int, int, tuple[int, ...]]:
     kind, dims, shape = lits[0], sorted(int(d) for d in lits[1]), tuple(lits[2])
     par = [d for d in range(len(shape)) if d not in dims]
@@ -221,7 +221,7 @@ def _contract_parallel(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     return out
 
 
-# -- transfers ---------------------------------------------------------------------------------------
+# -- transfers -------------------------------------------------------------------------------------
 def _masked(lits: tuple[Any, ...]) -> bool:
     return 0 in tuple(lits[0])
 

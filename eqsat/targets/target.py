@@ -55,11 +55,12 @@ class Target:
         """Native lanes for an element type name (``f32``), or None when the target has none."""
         return self.width.get(elem)
 
-    def cost_model(self, overrides: Any = None) -> Any:
-        """This target's cost function for extraction (``eqsat.targets.costmodel``)."""
+    def cost_model(self, overrides: Any = None, emit: str = "vv") -> Any:
+        """This target's cost function for extraction at level ``emit`` (``vv`` or ``hwv``;
+        see ``eqsat.targets.costmodel``)."""
         from eqsat.targets.costmodel import TargetCost
 
-        return TargetCost(self, overrides)
+        return TargetCost(self, overrides, emit)
 
     def error(self, key: str, message: str) -> TargetError:
         """An error about ``key`` of this file, at the key's line."""
@@ -133,7 +134,11 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
         )
     width = data.get("width")
     if not isinstance(width, dict) or not width:
-        raise TargetError(path, _section_line(text, "width") or 1, "missing [width] section (native lanes per element type)")
+        raise TargetError(
+            path,
+            _section_line(text, "width") or 1,
+            "missing [width] section (native lanes per element type)",
+        )
     for elem, lanes in width.items():
         line = _line_of(text, elem, "width")
         if elem not in ELEMENT_TYPES:
