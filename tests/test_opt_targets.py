@@ -81,8 +81,10 @@ def _run(module) -> str:
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.stem)
 def test_corpus_programs_keep_their_output_on_every_target(target: str, path: Path) -> None:
-    result = optimize_module(parse_file(path), target=load_target(target), emit="vv")
-    assert _run(result.module) == path.with_suffix(".expected").read_text()
+    want = path.with_suffix(".expected").read_text()
+    for emit in ("vv", "hwv"):
+        result = optimize_module(parse_file(path), target=load_target(target), emit=emit)
+        assert _run(result.module) == want, emit
 
 
 # -- the command line ------------------------------------------------------------------------------
@@ -192,3 +194,23 @@ def test_vv_output_of_every_target_is_valid_mlir22(target: str) -> None:
         if not ok:
             bad.append(f"{path.stem}: {message}")
     assert not bad, "\n".join(bad)
+
+
+def test_legalize_files_follow_the_target(monkeypatch: pytest.MonkeyPatch) -> None:
+    import eqsat.optimize as opt
+
+    class Fake:
+        def __init__(self, name: str) -> None:
+            self.path = Path("rules/legalize") / f"{name}.egg"
+
+    files = tuple(Fake(n) for n in ("avx512", "common", "neon", "x86"))
+    monkeypatch.setattr(opt, "phase_files", lambda phase: files)
+    chosen = opt.legalize_files(load_target("avx2").legalize)
+    assert [f.path.stem for f in chosen] == ["common", "x86"]
+    assert len(opt.legalize_files(())) == 4  # a target that names none uses them all
+
+    def missing(phase: str) -> tuple:
+        raise FileNotFoundError(phase)
+
+    monkeypatch.setattr(opt, "phase_files", missing)
+    assert opt.legalize_files(("common",)) == ()  # no legalize directory: no such rules
