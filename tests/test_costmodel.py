@@ -110,3 +110,11 @@ def test_ops_without_a_hardware_form_cost_more_at_hwv() -> None:
     operands = ("operands", vt(1, 8), vt(8, 8), vt(1, 8))
     contract = (((0, 2), (2, 1), (0, 1)), (0, 0, 1), "add", operands, vt(1, 8))
     assert hwv("Contract", contract, ()) > vv("Contract", contract, ())
+
+
+def test_a_strategy_key_prices_the_strategy_flat(tmp_path) -> None:
+    path = tmp_path / "flat.toml"
+    path.write_text(GOOD.read_text() + '"TransposeShuffle" = 7\n')
+    model = TargetCost(load_target(str(path)))
+    lits = ((1, 0), ("operands", vt(8, 8)), vt(8, 8))
+    assert model("TransposeShuffle", lits, ()) == 7
