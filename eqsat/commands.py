@@ -20,63 +20,135 @@ def _native(spec: str | None) -> dict[str, int]:
     return out
 
 
-def _costs(args: argparse.Namespace, forced: dict[str, float] | None = None) -> object:
-    """The cost model: ``forced`` (the module's transform script), then --costs, then --cost."""
-    from eqsat.cost import load_costs, vv_cost
-
-    overrides: dict[str, float] = dict(forced or {})
-    if args.costs:
-        try:
-            overrides.update(load_costs(args.costs))
-        except (OSError, ValueError) as e:
-            raise SystemExit(f"eqsat: error: cannot read cost table {args.costs}: {e}") from None
+def _overrides(args: argparse.Namespace, table: dict[str, float]) -> dict[str, float]:
+    """``--costs`` ``[ops]`` entries, then ``--cost NAME=C`` items (later ones win)."""
+    overrides = dict(table)
     for item in args.cost or []:
         name, _, value = item.partition("=")
         try:
             overrides[name] = float(value)
         except ValueError:
             raise SystemExit(f"eqsat: error: --cost expects NAME=NUMBER, got {item!r}") from None
-    return vv_cost(overrides)
+    return overrides
+
+
+def _target_and_costs(
+    args: argparse.Namespace, emit: str | None, forced: dict[str, float] | None = None
+) -> tuple[object | None, object]:
+    """The target (``--target``, or a ``--costs`` file with a ``[target]`` section) and the
+    cost model: the target's, or the VV model, with ``forced`` (the module's transform script),
+    then ``--costs [ops]``, then ``--cost`` (later ones win)."""
+    import tomllib
+
+    from eqsat.cost import load_costs, vv_cost
+    from eqsat.targets import load_target
+
+    target = load_target(args.target) if args.target else None
+    table: dict[str, float] = dict(forced or {})
+    if args.costs:
+        try:
+            with open(args.costs, "rb") as f:
+                is_target = "target" in tomllib.load(f)
+        except OSError as e:
+            raise SystemExit(f"eqsat: error: cannot read cost table {args.costs}: {e}") from None
+        except tomllib.TOMLDecodeError:
+            is_target = True  # let the target loader report it at its line
+        if is_target:
+            target = load_target(args.costs)
+        else:
+            try:
+                table.update(load_costs(args.costs))
+            except (OSError, ValueError) as e:
+                raise SystemExit(
+                    f"eqsat: error: cannot read cost table {args.costs}: {e}"
+                ) from None
+    overrides = _overrides(args, table)
+    if target is not None:
+        level = emit or "hwv"  # hwv is the default with a target
+        return target, target.cost_model(overrides, level)  # type: ignore[attr-defined]
+    return None, vv_cost(overrides)
 
 
 def cmd_opt(args: argparse.Namespace) -> int:
     from eqsat.forced_strategies import module_cost_overrides
     from eqsat.optimize import Budget, optimize_module
+    from eqsat.targets import TargetError
 
     text, name = read_input(args.file)
     module = parse(text, name)
     forced = module_cost_overrides(module)  # lowering choices of a transform.named_sequence
+    machine_code = args.emit in ("llvm", "asm")
+    if machine_code and not args.target and not args.costs:
+        args.target = "avx2"  # LLVM IR and assembly are always for some target
+    try:
+        target, cost = _target_and_costs(args, "hwv" if machine_code else args.emit, forced)
+    except TargetError as e:
+        print(str(e), file=sys.stderr)
+        return 1
+    emit = "hwv" if machine_code else args.emit or ("hwv" if target is not None else "vv")
+    if emit == "hwv" and target is None:
+        raise SystemExit("eqsat: error: --emit hwv needs a --target (or a --costs target file)")
     budget = Budget(iterations=args.max_iterations, nodes=args.max_nodes, seconds=args.max_seconds)
-    result = optimize_module(
-        module,
-        budget=budget,
-        cost=_costs(args, forced),  # type: ignore[arg-type]
-        extra_rule_paths=tuple(args.rules or ()),
-        native=_native(args.native),
-        fast_math=args.fast_math or args.reassoc,
-    )
-    if args.emit in ("llvm", "asm"):
-        from eqsat.codegen.commands import emit
+    native = _native(args.native) or None
+    if target is None and native is None:
+        native = {}
+    from eqsat.extract import ExtractionError
 
-        target = getattr(args, "target", None) or "avx2"
-        sys.stdout.write(emit(result.module, target, args.emit, args.layout, args.reassoc))
+    try:
+        result = optimize_module(
+            module,
+            budget=budget,
+            cost=cost,  # type: ignore[arg-type]
+            extra_rule_paths=tuple(args.rules or ()),
+            native=native,
+            fast_math=args.fast_math or args.reassoc,
+            target=target,  # type: ignore[arg-type]
+            emit=emit,
+            extractor=args.extractor,
+        )
+    except ExtractionError as e:
+        print(f"eqsat: error: {e}", file=sys.stderr)
+        return 1
+    if args.explain:
+        from eqsat.explain import explain
+
+        sys.stdout.write(explain(result, module, fmt=args.format))
+    elif machine_code:
+        from eqsat.codegen.commands import emit as emit_code
+
+        sys.stdout.write(emit_code(result.module, target, args.emit, args.layout, args.reassoc))
     else:
         sys.stdout.write(print_module(result.module, generic=args.generic))
     if args.dump_egraph:
-        _dump_egraph(result, args)
+        _dump_egraph(result, args, cost)
     if args.stats:
         print(result.stats(), file=sys.stderr)
     return 0
 
 
-def _dump_egraph(result: object, args: argparse.Namespace) -> None:
+def _dump_egraph(result: object, args: argparse.Namespace, cost: object) -> None:
     from eqsat.export import dump
 
     try:
         egraph, roots = result.egraph, result.roots  # type: ignore[attr-defined]
-        dump(egraph, roots, args.dump_egraph, _costs(args))
+        dump(egraph, roots, args.dump_egraph, cost)
     except OSError as e:
         raise SystemExit(f"eqsat: error: cannot write {args.dump_egraph}: {e.strerror}") from None
+
+
+def cmd_targets(args: argparse.Namespace) -> int:
+    """List the shipped targets: widths, registers, whether this machine runs their code."""
+    from eqsat.targets import builtin_targets, load_target
+
+    print(f"{'target':<10}  {'runs here':<9}  {'bits':>4}  {'regs':>4}  widths (lanes)")
+    for name in builtin_targets():
+        t = load_target(name)
+        widths = " ".join(f"{e}={n}" for e, n in t.width.items())
+        runs = "yes" if t.runs_on_host() else "no"
+        print(f"{name:<10}  {runs:<9}  {t.vector_bits:>4}  {t.registers:>4}  {widths}")
+        if args.verbose:
+            print(f"{'':<10}  {t.description}; triple {t.triple}, cpu {t.cpu}")
+    return 0
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -99,21 +171,31 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="MLIR file, or - for stdin")
     p.add_argument(
         "--emit",
-        choices=["vv", "llvm", "asm"],
-        default="vv",
-        help="level of the output: vv = virtual vector ops (the default); llvm = LLVM IR, "
-        "asm = assembly, both for --target",
+        choices=["vv", "hwv", "llvm", "asm"],
+        default=None,
+        help="level of the output: vv = virtual vector ops, hwv = the target's hardware ops "
+        "(default: hwv with a target, vv otherwise), llvm = LLVM IR, asm = the target's "
+        "assembly (both extract at hwv; target avx2 unless given)",
     )
     p.add_argument(
         "--target",
-        choices=["x86-64-v2", "avx2", "avx512", "neon"],
-        default=None,
-        help="target of --emit llvm/asm (default avx2)",
+        metavar="NAME|FILE",
+        help="extract for this target (eqsat targets lists them; or a target .toml file)",
     )
-    p.add_argument("--layout", choices=["nested", "flat"], default="nested",
-                   help="n-D vectors as nested LLVM arrays (default) or flattened (--emit llvm/asm)")
-    p.add_argument("--reassoc", action="store_true",
-                   help="float reassociation is allowed: fast-math rules, reassoc reductions")
+    p.add_argument(
+        "--extractor",
+        choices=["tree", "fast", "exact"],
+        default=None,
+        help="fast = greedy DAG (default with a target), exact = ILP over the DAG (small "
+        "graphs), tree = optimal tree cost (default without a target)",
+    )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="print, for each op of the input, the form chosen, its cost, the other forms "
+        "and the rules that produced it (instead of the module)",
+    )
+    p.add_argument("--format", choices=["text", "json"], default="text", help="of --explain")
     p.add_argument(
         "--stats",
         action="store_true",
@@ -125,7 +207,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="an extra rule file (.egg) to run after the built-in phases",
     )
-    p.add_argument("--costs", metavar="TOML", help="cost table: [ops] Constructor = cost")
+    p.add_argument(
+        "--costs",
+        metavar="TOML",
+        help="a target file of your own ([target], [width], [cost]), or a VV cost table "
+        "([ops] Constructor = cost)",
+    )
     p.add_argument(
         "--cost",
         action="append",
@@ -143,12 +230,20 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-nodes", type=int, default=100_000, help="per phase (default 100000)")
     p.add_argument("--max-seconds", type=float, default=5.0, help="per phase (default 5)")
     p.add_argument("--generic", action="store_true", help="print every op in generic form")
+    p.add_argument("--layout", choices=["nested", "flat"], default="nested",
+                   help="n-D vectors as nested LLVM arrays (default) or flattened (--emit llvm/asm)")
+    p.add_argument("--reassoc", action="store_true",
+                   help="float reassociation is allowed: fast-math rules, reassoc reductions")
     p.add_argument(
         "--dump-egraph",
         metavar="FILE.json",
         help="write the saturated e-graph in extraction-gym's JSON format",
     )
     p.set_defaults(run=cmd_opt)
+
+    p = sub.add_parser("targets", help="list the targets with their widths")
+    p.add_argument("-v", "--verbose", action="store_true", help="also triple, CPU, description")
+    p.set_defaults(run=cmd_targets)
 
     p = sub.add_parser("schema", help="print the e-graph schema rule files are written against")
     p.set_defaults(run=cmd_schema)

@@ -1,10 +1,10 @@
 """Cost models for extraction: an own cost per constructor, plus the children's costs.
 
-A target's model (``costs/<target>.toml``, a later stage) prices each hardware op by width;
-here lives the target-independent VV model that ``eqsat opt --emit vv`` uses: every op costs
-one, bookkeeping nodes (types, lists, leaves, states) cost nothing, and each lowering
-strategy costs what it expands to, so that at VV level the compact op is kept unless a cost
-table says otherwise.
+A target's model (``costs/<target>.toml``, ``eqsat.targets.costmodel``) prices each op by
+the registers it spans; here lives the target-independent VV model that ``eqsat opt`` uses
+without a target: every op costs one, bookkeeping nodes (types, lists, leaves, states) cost
+nothing, and each lowering strategy costs the number of ops it expands to, so that at VV
+level the compact op is kept unless a cost table says otherwise.
 """
 
 from __future__ import annotations

@@ -8,12 +8,12 @@ Barriers are re-created with their regions decoded from their own extracted root
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from eqsat.encode import EncodedBlock
 from eqsat.extract import Term
 from eqsat.schema import READ_OP, Arg, Constructor, by_constructor
+from eqsat.terms import DecodeError, decode_type, term_list
 from frontend.affine import AffineMap
 from frontend.attributes import (
     AffineMapAttr,
@@ -31,20 +31,6 @@ from frontend.ops import lookup
 from frontend.ops.spec import OpSpec, segments_attr
 from frontend.parse_attrs import AttrParser
 from frontend.types import IntegerType, Type, VectorType, i64
-
-
-class DecodeError(Exception):
-    """An extracted term that does not describe valid IR (a bug in a rule)."""
-
-
-@cache
-def decode_type(t: Term) -> Type:
-    if t.op == "VT":
-        shape, elem = t.args
-        return VectorType(tuple(shape), AttrParser(elem).parse_type())  # type: ignore[arg-type]
-    if t.op == "TT":
-        return AttrParser(t.args[0]).parse_type()  # type: ignore[arg-type]
-    raise DecodeError(f"not a type term: {t}")
 
 
 def decode_attr(arg: Arg, spec: OpSpec, value: Any, iterators: int) -> Attribute | None:
@@ -124,14 +110,6 @@ def clone_region(region: Region, mapping: dict[int, Value]) -> Region:
             mapping.update({id(r): nr for r, nr in zip(op.results, copy.results)})
             nb.append(copy)
     return new
-
-
-def term_list(t: Term) -> list[Term]:
-    out: list[Term] = []
-    while t.op == "TCons":
-        out.append(t.args[0])  # type: ignore[arg-type]
-        t = t.args[1]  # type: ignore[assignment]
-    return out
 
 
 class Decoder:

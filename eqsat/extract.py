@@ -161,6 +161,8 @@ class Extraction:
     dag_cost: float  # each distinct e-class of the term paid once (own costs)
     dag: bool  # True: greedy DAG extraction; False: optimal tree extraction
     classes: int  # distinct e-classes in the term
+    # e-class -> chosen e-node (snapshot numbering) for every e-class of the term
+    choice: Mapping[int, int] = field(default_factory=dict, repr=False)
 
 
 # The snapshot keeps nodes in parallel lists indexed by node number, with e-classes renumbered
@@ -195,21 +197,48 @@ class Snapshot:
 
     def _with_types(self) -> list[tuple[Literal, ...]]:
         """Literals as cost functions see them: a node whose first argument is a ``Type``
-        e-class gets that type appended as ``("type", shape, elem)`` (``VT``) or
-        ``("type", text)`` (``TT``), since an op's cost depends on its width."""
-        types: dict[int, tuple[Literal, ...]] = {}
-        for node, op in enumerate(self.ops):
-            if op == "VT":
-                types[self.owner[node]] = ("type", *self.lits[node])
-            elif op == "TT":
-                types[self.owner[node]] = ("type", *self.lits[node])
+        e-class gets its operands' types ``("operands", t1, t2, ...)`` and then its own type
+        appended, each ``("type", shape, elem)`` (``VT``), ``("type", text)`` (``TT``) or None
+        where unknown, since an op's cost depends on its widths. The result type stays last."""
+        types = self.class_types
         out = list(self.lits)
         for node, layout in enumerate(self.layouts):
             if layout and layout[0] == "c":
-                t = types.get(self.kids[node][0])
+                kids = self.kids[node]
+                t = self._type_terms.get(kids[0])
                 if t is not None:
-                    out[node] = self.lits[node] + (t,)
+                    operands = ("operands",) + tuple(types[k] for k in kids[1:])
+                    out[node] = self.lits[node] + (operands, t)
         return out
+
+    @cached_property
+    def _type_terms(self) -> dict[int, tuple[Literal, ...]]:
+        """Type e-class -> ``("type", ...)``."""
+        return {
+            self.owner[n]: ("type", *self.lits[n])
+            for n, op in enumerate(self.ops)
+            if op in ("VT", "TT")
+        }
+
+    @cached_property
+    def class_types(self) -> list[tuple[Literal, ...] | None]:
+        """e-class -> the type of its values, where a node tells it: a typed op's first
+        argument, a leaf's (``Arg``/``Outer``/``Res``) type argument, or a tile's shape."""
+        tt = self._type_terms
+        types: list[tuple[Literal, ...] | None] = [None] * len(self.members)
+        for node, kids in enumerate(self.kids):
+            cls = self.owner[node]
+            if types[cls] is None:
+                t = next((tt[k] for k in kids if k in tt), None)
+                if t is not None:
+                    types[cls] = t
+        for _ in range(3):  # tiles of tiles: a few rounds reach every nesting that occurs
+            for node, op in enumerate(self.ops):
+                if op in ("TileOf", "TileAt") and types[self.owner[node]] is None:
+                    src = types[self.kids[node][-1]]
+                    if src is not None and len(src) == 3:
+                        types[self.owner[node]] = ("type", self.lits[node][0], src[2])
+        return types
 
     def __len__(self) -> int:
         return len(self.ops)
@@ -323,11 +352,19 @@ class Snapshot:
         best = _knuth(self, cls, cost, dag)
         if best.get(cls) is None:
             raise ExtractionError(f"root {root!r} has no finite term (only cycles)")
+        return self.result(cls, best, cost, dag=dag)
+
+    def result(
+        self, cls: int, best: Mapping[int, int], cost: CostFn, *, dag: bool
+    ) -> Extraction:
+        """The extraction of e-class ``cls`` for a choice of node per e-class (``best``)."""
         order = _postorder(self, cls, best)
-        dag_cost = 0.0
+        sets: dict[int, dict[int, float]] = {}
         for c in order:
-            node = best[c]
-            dag_cost += cost(self.ops[node], self.cost_lits[node], (0.0,) * len(self.kids[node]))
+            own, below = dag_below(self, best[c], sets, cost)
+            below[c] = own
+            sets[c] = below
+        dag_cost = sum(sets[cls].values())
         costs: dict[int, float] = {}
         for c in order:
             node = best[c]
@@ -340,7 +377,15 @@ class Snapshot:
             dag_cost=dag_cost,
             dag=dag,
             classes=len(order),
+            choice={c: best[c] for c in order},
         )
+
+    def class_costs(self, root: int, cost: CostFn) -> tuple[dict[int, int], dict[int, float]]:
+        """Optimal tree cost of every e-class reachable from ``root`` (no early stop), with the
+        node that achieves it: what ``--explain`` compares alternatives by."""
+        value: dict[int, float] = {}
+        best = _knuth(self, root, cost, False, full=True, value=value)
+        return best, value
 
     def _term(self, order: Sequence[int], best: Mapping[int, int]) -> Term:
         """Build the chosen term bottom-up (``order`` lists children before parents)."""
@@ -397,15 +442,24 @@ def _reachable(snap: Snapshot, root: int) -> list[int]:
     return nodes
 
 
-def _knuth(snap: Snapshot, root: int, cost: CostFn, dag: bool) -> dict[int, int]:
+def _knuth(
+    snap: Snapshot,
+    root: int,
+    cost: CostFn,
+    dag: bool,
+    full: bool = False,
+    value: dict[int, float] | None = None,
+) -> dict[int, int]:
     """Knuth's generalisation of Dijkstra to hypergraphs: e-classes are finalised cheapest first;
-    a node is costed once, when its last child class is final. Stops when the root is final.
-    Returns e-class -> chosen node."""
+    a node is costed once, when its last child class is final. Stops when the root is final
+    (``full``: when every reachable class is). Returns e-class -> chosen node; ``value``, when
+    given, receives each final class's cost."""
     ops, owner, lits, kids = snap.ops, snap.owner, snap.cost_lits, snap.kids
     missing: dict[int, int] = {}
     heap: list[tuple[float, int]] = []
     best: dict[int, int] = {}
-    value: dict[int, float] = {}  # final e-class costs (tree mode)
+    if value is None:
+        value = {}  # final e-class costs (tree mode)
     sets: dict[int, dict[int, float]] = {}  # DAG mode: e-class -> own cost of each class below
 
     pending: dict[int, float] = {}  # e-class -> cheapest cost pushed so far
@@ -416,8 +470,8 @@ def _knuth(snap: Snapshot, root: int, cost: CostFn, dag: bool) -> dict[int, int]
             return  # a cheaper node of this class is already final
         k = kids[node]
         if dag:
-            total = cost(ops[node], lits[node], (0.0,) * len(k))
-            total += sum(_union(sets, k).values())
+            own, below = dag_below(snap, node, sets, cost)
+            total = own + sum(below.values())
         else:
             total = cost(ops[node], lits[node], tuple(map(value.__getitem__, k)))
         if math.isnan(total):
@@ -440,10 +494,10 @@ def _knuth(snap: Snapshot, root: int, cost: CostFn, dag: bool) -> dict[int, int]
         best[cls] = node
         value[cls] = total
         if dag:
-            below = _union(sets, kids[node])
-            below[cls] = cost(ops[node], lits[node], (0.0,) * len(kids[node]))
+            own, below = dag_below(snap, node, sets, cost)
+            below[cls] = own
             sets[cls] = below
-        if cls == root:
+        if cls == root and not full:
             break
         for parent in parents[cls]:
             if parent not in missing:
@@ -452,6 +506,25 @@ def _knuth(snap: Snapshot, root: int, cost: CostFn, dag: bool) -> dict[int, int]
             if not missing[parent]:
                 push(parent)
     return best
+
+
+def dag_below(
+    snap: Snapshot, node: int, sets: Mapping[int, dict[int, float]], cost: CostFn
+) -> tuple[float, dict[int, float]]:
+    """DAG pricing of ``node`` given the classes below each final e-class (``sets``: class ->
+    {class below it, itself included: own cost}): its own cost, and the classes below it.
+
+    A ``(Tiled t count tile kernel srcs)`` node runs its kernel ``count`` times: the kernel's
+    classes that the sources (and the type) do not already hold are paid ``count`` times, as
+    part of the Tiled node's own cost, and are not shared with the rest of the term."""
+    op, lits, kids = snap.ops[node], snap.cost_lits[node], snap.kids[node]
+    own = cost(op, lits, (0.0,) * len(kids))
+    if op == "Tiled" and len(kids) >= 2:
+        outside = _union(sets, (kids[0],) + kids[2:])
+        kernel = sets[kids[1]]
+        own += lits[0] * sum(v for c, v in kernel.items() if c not in outside)  # type: ignore
+        return own, outside
+    return own, _union(sets, kids)
 
 
 def _union(sets: Mapping[int, dict[int, float]], kids: Sequence[int]) -> dict[int, float]:

@@ -8,14 +8,16 @@ with its own root, so a rule fires once for every place it applies.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from eqsat.cost import CostModel, vv_cost
 from eqsat.decode import Decoder
 from eqsat.egraph import EGraph
 from eqsat.encode import Encoder
-from eqsat.extract import Snapshot
+from eqsat.extract import Extraction, Snapshot
 from eqsat.rulefile import RuleFile, load, phase_files
 from eqsat.saturate import Phase, SaturationReport, saturate
 from eqsat.schema import schema_text
@@ -23,8 +25,25 @@ from frontend.ir import Block, Module, Operation, Region
 from frontend.verifier import verify_module
 
 PHASES = ("canonicalize", "explore")
+# Rules from VV ops on native tiles to a target's HWV ops: run after explore at --emit hwv.
+LEGALIZE = "legalize"
+# Extractors: "tree" (optimal tree cost, the VV default), "fast" (greedy DAG, the default with a
+# target), "exact" (ILP over the DAG, eqsat.extract_exact; small graphs only).
+EXTRACTORS = ("tree", "fast", "exact")
 # Rules exact only up to float reassociation: with --fast-math they join the explore phase.
 FAST_MATH = "fast-math"
+
+
+class TargetLike(Protocol):
+    """What the pipeline needs of a target (``eqsat.targets.Target``; the targets floor sits
+    above this module, so it is described here rather than imported)."""
+
+    width: Mapping[str, int]
+    legalize: tuple[str, ...]
+
+    def cost_model(
+        self, overrides: Mapping[str, float] | None = None, emit: str = "vv"
+    ) -> CostModel: ...
 
 
 @dataclass
@@ -47,6 +66,11 @@ class OptimizeResult:
     cost: float = 0.0
     egraph: EGraph | None = None
     roots: tuple[str, ...] = ()  # egglog names of the blocks' roots in ``egraph`` (``$root0``)
+    # For explanations: the snapshot extracted from, each block's extraction and encoding.
+    snapshot: Snapshot | None = None
+    extractions: dict[int, Extraction] = field(default_factory=dict)
+    encoder: Encoder | None = None
+    cost_model: CostModel | None = None
 
     def stats(self) -> str:
         labels: dict[str, str] = {}
@@ -98,6 +122,21 @@ def default_rule_files(
     return rules
 
 
+def legalize_files(names: tuple[str, ...] = (), fast_math: bool = False) -> tuple[RuleFile, ...]:
+    """The legalize rule files a target names (``rules/legalize/<name>.egg``; all exact ones
+    when it names none), and with ``fast_math`` also each ``<name>-fast-math.egg`` that exists
+    (rules exact only up to float reassociation). A missing directory means no such rules."""
+    try:
+        files = phase_files(LEGALIZE)
+    except FileNotFoundError:
+        return ()
+    exact = {f.path.stem for f in files if not f.path.stem.endswith("-fast-math")}
+    wanted = set(names) if names else exact
+    if fast_math:
+        wanted |= {f"{n}-fast-math" for n in wanted}
+    return tuple(f for f in files if f.path.stem in wanted)
+
+
 def optimize_module(
     module: Module,
     rules: dict[str, tuple[RuleFile, ...]] | None = None,
@@ -106,10 +145,27 @@ def optimize_module(
     extra_rule_paths: tuple[str | Path, ...] = (),
     native: dict[str, int] | None = None,
     fast_math: bool = False,
+    target: TargetLike | None = None,
+    emit: str = "vv",
+    extractor: str | None = None,
 ) -> OptimizeResult:
-    """Optimize every function body of ``module``; returns a new, verified module."""
+    """Optimize every function body of ``module``; returns a new, verified module.
+
+    With a ``target``: its cost model prices the extraction (unless ``cost`` is given), its
+    widths set the native tiles (unless ``native`` is given), extraction is DAG-aware (unless
+    ``extractor`` says otherwise), and ``emit="hwv"`` adds the target's legalize rules."""
     budget = budget or Budget()
     rules = dict(rules) if rules is not None else default_rule_files(fast_math=fast_math)
+    if target is not None:
+        cost = cost or target.cost_model(emit=emit)
+        native = native if native is not None else dict(target.width)
+        if emit == "hwv":
+            rules[LEGALIZE] = rules.get(LEGALIZE, ()) + legalize_files(
+                target.legalize, fast_math
+            )
+    extractor = extractor or ("fast" if target is not None else "tree")
+    if extractor not in EXTRACTORS:
+        raise ValueError(f"unknown extractor {extractor!r} (known: {', '.join(EXTRACTORS)})")
     if extra_rule_paths:
         extra = tuple(load(p) for p in extra_rule_paths)
         rules["user"] = rules.get("user", ()) + extra
@@ -146,10 +202,17 @@ def optimize_module(
     t2 = time.perf_counter()
     snap = Snapshot(eg)
     roots = {}
+    extractions = {}
     total = 0.0
     for b in enc.blocks:
-        ex = snap.extract(b.root, cost)
+        if extractor == "exact":
+            from eqsat.extract_exact import extract_exact
+
+            ex = extract_exact(snap, b.root, cost)
+        else:
+            ex = snap.extract(b.root, cost, dag=extractor == "fast")
         roots[b.index] = ex.term
+        extractions[b.index] = ex
         total += ex.cost
     t3 = time.perf_counter()
     decoder = Decoder(roots)
@@ -174,4 +237,8 @@ def optimize_module(
         total,
         eg,
         tuple(b.root for b in enc.blocks),
+        snap,
+        extractions,
+        enc,
+        cost,
     )

@@ -14,6 +14,8 @@ egglog's own (``parse_program``), so what we list is exactly what egglog will ru
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
@@ -40,6 +42,10 @@ class Rule:
     keys: tuple[str, ...]
     law: str
     line: int
+    # Constructors the rule's right-hand side (its actions) builds: what it can produce.
+    builds: frozenset[str] = frozenset()
+    # Constructors its left-hand side (its query) matches.
+    reads: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -142,7 +148,75 @@ def _rule(cmd: object, text: str, path: Path) -> Rule:
     keys = (key + "=>", key + "<=") if kind == "birewrite" else (key,)
     line, _ = byte_span_to_line_col(text, span.i)
     label = name or f"{path.name}:{line}"
-    return Rule(kind, ruleset, label, keys, _law(text, line, span.j), line)
+    source = text.encode("utf-8")[span.i : span.j].decode("utf-8", "replace")
+    law = _law(text, line, span.j)
+    return Rule(kind, ruleset, label, keys, law, line, _builds(source, kind), _reads(source, kind))
+
+
+def _items(sexpr: str) -> list[str]:
+    """The top-level items of one parenthesized s-expression (strings and comments skipped)."""
+    items: list[str] = []
+    depth, start, i, n = 0, -1, 0, len(sexpr)
+    while i < n:
+        ch = sexpr[i]
+        if ch == '"':
+            j = i + 1
+            while j < n and sexpr[j] != '"':
+                j += 2 if sexpr[j] == "\\" else 1
+            if depth == 1 and start < 0:
+                items.append(sexpr[i : j + 1])
+            i = j + 1
+            continue
+        if ch == ";":
+            while i < n and sexpr[i] != "\n":
+                i += 1
+            continue
+        if ch == "(":
+            depth += 1
+            if depth == 2:
+                start = i
+        elif ch == ")":
+            if depth == 2 and start >= 0:
+                items.append(sexpr[start : i + 1])
+                start = -1
+            depth -= 1
+        elif depth == 1 and not ch.isspace() and start < 0:
+            j = i
+            while j < n and not sexpr[j].isspace() and sexpr[j] not in "()":
+                j += 1
+            items.append(sexpr[i:j])
+            i = j
+            continue
+        i += 1
+    return items
+
+
+def _heads(parts: list[str]) -> frozenset[str]:
+    return frozenset(set(re.findall(r"\(\s*([A-Za-z$][\w$-]*)", " ".join(parts))) - _ACTIONS)
+
+
+def _reads(source: str, kind: str) -> frozenset[str]:
+    """Constructor names in a rule's left-hand side (a birewrite's two sides)."""
+    items = _items(source)
+    return _heads(items[1:3] if kind == "birewrite" else items[1:2])
+
+
+def _builds(source: str, kind: str) -> frozenset[str]:
+    """Constructor names applied in a rule's right-hand side: a rewrite's result, a
+    birewrite's two sides, a rule's actions (minus the action keywords themselves)."""
+    items = _items(source)
+    if kind == "rule":
+        parts = items[2:3]
+    elif kind == "birewrite":
+        parts = items[1:3]
+    else:
+        parts = items[2:3]
+    return _heads(parts)
+
+
+_ACTIONS = frozenset(
+    {"union", "set", "let", "delete", "subsume", "panic", "extract", "vec-of", "=", "!="}
+)
 
 
 def _law(text: str, line: int, end_byte: int) -> str:

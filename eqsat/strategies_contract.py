@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import product as cartesian
 from typing import Any
 
-from eqsat.strategies import (
+from eqsat.strategy_kit import (
     Emit,
     _shape,
     elem_of,
@@ -35,7 +35,7 @@ class Contraction:
     """A decoded contraction: operands (promoted), maps, iterator kinds and dim sizes."""
 
     def __init__(self, dec: Any, t: Any) -> None:
-        from eqsat.decode import decode_type
+        from eqsat.terms import decode_type
 
         ty, l, r, a, maps, its, kind = t.args[:7]
         e = self.e = Emit(dec)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eqsat.strategies import Emit, ops_cost, prod, strategy
+from eqsat.strategy_kit import Emit, ops_cost, prod, strategy
 from frontend.ir import Value
 from frontend.types import VectorType
 
@@ -24,7 +24,7 @@ def _split(dims: Any, shape: Any) -> tuple[list[int], list[int], int, int]:
 
 
 def _decode(dec: Any, t: Any) -> tuple[Emit, Any, Value, Value, str, list[int], list[int]]:
-    from eqsat.decode import decode_type
+    from eqsat.terms import decode_type
 
     ty, x, acc, kind, _dims, _shape = t.args
     red, par, _, _ = _split(_dims, _shape)

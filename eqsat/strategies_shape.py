@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import product as cartesian
 from typing import Any
 
-from eqsat.strategies import Emit, ops_cost, prod, result_shape, strategy, unravel
+from eqsat.strategy_kit import Emit, ops_cost, prod, result_shape, strategy, unravel
 from frontend.ir import Value
 from frontend.types import VectorType
 
@@ -22,7 +22,7 @@ def broadcast_unrolled(dec: Any, t: Any) -> Value:
     """broadcast(x) : vector<...xN> == insert(row(i), acc, i) for every leading index i, where
     row(i) is the 1-D broadcast of the part of x that feeds row i (x itself, x[j], or a
     scalar; stretched dims read index 0) (MLIR's n-D broadcast lowering)."""
-    from eqsat.decode import decode_type
+    from eqsat.terms import decode_type
 
     ty, x = t.args
     e = Emit(dec)
@@ -62,7 +62,7 @@ def shape_cast_unrolled(dec: Any, t: Any) -> Value:
     """shape_cast(x) == insert(extract(x, unravel(i, src)), acc, unravel(i, dst)) for every
     row i when source and result end in the same dim, else for every element i (MLIR's
     shape_cast lowering). The last literal is the source shape, for the cost."""
-    from eqsat.decode import decode_type
+    from eqsat.terms import decode_type
 
     ty, x, _ = t.args
     e = Emit(dec)

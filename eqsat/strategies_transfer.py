@@ -12,7 +12,7 @@ from __future__ import annotations
 from itertools import product as cartesian
 from typing import Any
 
-from eqsat.strategies import Emit, ops_cost, prod, result_shape, strategy
+from eqsat.strategy_kit import Emit, ops_cost, prod, result_shape, strategy
 from frontend.affine import AffineMap
 from frontend.attributes import AffineMapAttr
 from frontend.ir import Value
@@ -26,7 +26,7 @@ class Transfer:
     """A decoded transfer: memref, indices, optional mask, map positions and in_bounds."""
 
     def __init__(self, dec: Any, t: Any, read: bool) -> None:
-        from eqsat.decode import decode_type, term_list
+        from eqsat.terms import decode_type, term_list
 
         self.e = e = Emit(dec)
         if read:

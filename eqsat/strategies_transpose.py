@@ -1,5 +1,5 @@
 """Transpose lowering strategies (MLIR ``vector-transpose-lowering=eltwise|flat_transpose|
-shuffle_16x16``); ``TransposeShuffle`` (``shuffle_1d``) lives in ``eqsat.strategies``.
+shuffle_16x16|shuffle_1d``).
 Rules: ``rules/explore/transpose.egg``."""
 
 from __future__ import annotations
@@ -7,14 +7,14 @@ from __future__ import annotations
 from itertools import product as cartesian
 from typing import Any
 
-from eqsat.strategies import Emit, ops_cost, prod, result_shape, strategy
+from eqsat.strategy_kit import Emit, _strides, ops_cost, prod, result_shape, strategy
+from eqsat.terms import decode_type
+from frontend.attributes import DenseArrayAttr
 from frontend.ir import Value
 from frontend.types import VectorType
 
 
 def _decode(dec: Any, t: Any) -> tuple[Emit, Value, VectorType, tuple[int, ...]]:
-    from eqsat.decode import decode_type
-
     ty, x, perm = t.args[:3]
     return Emit(dec), dec.value(x), decode_type(ty), tuple(perm)  # type: ignore[return-value]
 
@@ -96,3 +96,28 @@ def transpose_shuffle16(dec: Any, t: Any) -> Value:
                 "vector.insert_strided_slice", [moved, acc], rt, offsets=[bj, bi], strides=[1, 1]
             )
     return acc
+
+
+# -- transpose ----------------------------------------------------------------------------------------
+@strategy("TransposeShuffle", ("Type", "Term", "IVec"), cost=lambda lits: 3.0)
+def transpose_shuffle(dec: Any, t: Any) -> Value:
+    """transpose(x, p) == shape_cast(shuffle(flat(x), flat(x), [source index of each lane]))
+    : one 1-D shuffle over the flattened vector (MLIR's ``shuffle_1d`` strategy)."""
+    ty, x, perm = t.args
+    e = Emit(dec)
+    src = dec.value(x)
+    st: VectorType = src.type
+    rt: VectorType = decode_type(ty)  # type: ignore[assignment]
+    n = st.num_elements()
+    flat_t = VectorType((n,), st.element)
+    flat = e.shape_cast(src, flat_t)
+    src_strides = _strides(st.shape)
+    mask = []
+    for lin in range(n):
+        idx, rem = [], lin
+        for s in _strides(rt.shape):
+            idx.append(rem // s)
+            rem %= s
+        mask.append(sum(idx[i] * src_strides[perm[i]] for i in range(len(perm))))
+    shuffled = e.op("vector.shuffle", [flat, flat], flat_t, mask=DenseArrayAttr("i64", tuple(mask)))
+    return e.shape_cast(shuffled, rt)

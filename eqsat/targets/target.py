@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-ELEMENT_TYPES = ("f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64", "index")
+from eqsat.targets.widths import ELEMENT_TYPES
 _REQUIRED = {"triple": str, "cpu": str, "features": str, "vector_bits": int, "registers": int}
 
 
@@ -46,10 +46,21 @@ class Target:
     cost: dict[str, Any] = field(default_factory=dict)
     # ``[cost]`` keys -> their line in the file, for errors found later (cost model).
     lines: dict[str, int] = field(default_factory=dict)
+    # Compute ops spanning more native registers than this are not extracted (see costmodel).
+    max_registers: int = 4
+    # Legalize rule files (``rules/legalize/<name>.egg``) this target uses at ``--emit hwv``.
+    legalize: tuple[str, ...] = ()
 
     def lanes(self, elem: str) -> int | None:
         """Native lanes for an element type name (``f32``), or None when the target has none."""
         return self.width.get(elem)
+
+    def cost_model(self, overrides: Any = None, emit: str = "vv") -> Any:
+        """This target's cost function for extraction at level ``emit`` (``vv`` or ``hwv``;
+        see ``eqsat.targets.costmodel``)."""
+        from eqsat.targets.costmodel import TargetCost
+
+        return TargetCost(self, overrides, emit)
 
     def error(self, key: str, message: str) -> TargetError:
         """An error about ``key`` of this file, at the key's line."""
@@ -123,7 +134,11 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
         )
     width = data.get("width")
     if not isinstance(width, dict) or not width:
-        raise TargetError(path, _section_line(text, "width") or 1, "missing [width] section (native lanes per element type)")
+        raise TargetError(
+            path,
+            _section_line(text, "width") or 1,
+            "missing [width] section (native lanes per element type)",
+        )
     for elem, lanes in width.items():
         line = _line_of(text, elem, "width")
         if elem not in ELEMENT_TYPES:
@@ -137,6 +152,20 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
     if not isinstance(cost, dict):
         raise TargetError(path, _line_of(text, "cost") or 1, "[cost] must be a table")
     lines = {k: _line_of(text, k, "cost") or _line_of(text, k) or 0 for k in cost}
+    for key, value in cost.items():
+        problem = _cost_problem(key, value)
+        if problem:
+            raise TargetError(path, lines.get(key) or _section_line(text, "cost"), problem)
+    max_registers = head.get("max_registers", 4)
+    if not isinstance(max_registers, int) or isinstance(max_registers, bool) or max_registers < 1:
+        raise TargetError(
+            path, _line_of(text, "max_registers", "target"), "'max_registers' must be >= 1"
+        )
+    legalize = head.get("legalize", [])
+    if not isinstance(legalize, list) or not all(isinstance(x, str) for x in legalize):
+        raise TargetError(
+            path, _line_of(text, "legalize", "target"), "'legalize' must be a list of names"
+        )
     return Target(
         name=name,
         path=path,
@@ -150,7 +179,39 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
         width=dict(width),
         cost=cost,
         lines={k: v for k, v in lines.items() if v},
+        max_registers=max_registers,
+        legalize=tuple(legalize),
     )
+
+
+def known_cost_keys() -> frozenset[str]:
+    """Names a ``[cost]`` table may price: MLIR ops of the op table, the agreed HWV ops,
+    strategy constructors (a flat cost instead of their expansion) and ``default``."""
+    from eqsat.strategies import STRATEGIES
+    from eqsat.targets.hwv_names import HWV_NAMES
+    from frontend.ops import all_specs
+
+    return frozenset(all_specs()) | HWV_NAMES | frozenset(STRATEGIES) | {"default"}
+
+
+def _cost_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
+
+
+def _cost_problem(key: str, value: Any) -> str | None:
+    """Why ``key = value`` is not a valid ``[cost]`` entry, or None."""
+    if key not in known_cost_keys():
+        return f"unknown op '{key}' in [cost] (keys are MLIR op names such as \"arith.addf\")"
+    if isinstance(value, dict):
+        for elem, v in value.items():
+            if elem != "default" and elem not in ELEMENT_TYPES:
+                return f"cost of '{key}': unknown element type '{elem}'"
+            if not _cost_number(v):
+                return f"cost of '{key}' for {elem} must be a non-negative number, got {v!r}"
+        return None
+    if not _cost_number(value):
+        return f"cost of '{key}' must be a non-negative number or {{ f32 = ..., default = ... }}"
+    return None
 
 
 def builtin_targets() -> list[str]:

@@ -1,0 +1,258 @@
+"""A target's cost model for extraction: ops priced by the native registers they span.
+
+``TargetCost(target)`` is a cost function for ``eqsat.extract`` (``cost(op, literals,
+child_costs)``). A node's constructor maps to its MLIR op through the schema; the op's own cost
+is ``registers x per-register cost`` where ``registers = ceil(lanes / native lanes)`` for the
+op's element type, plus one shuffle when the lanes overflow native registers unevenly. The
+per-register cost comes from the target file's ``[cost]`` table (a number, or a number per
+element type with a ``default``), else its ``default`` key.
+
+Legality: a compute op (arithmetic, math, FMA, broadcasts, contractions, reductions) whose
+result or operands span more than ``max_registers`` native registers has no hardware form
+worth emitting (MLIR itself needs minutes to lower a ``vector<64x64x64xf32>`` multiply); it
+costs ``WIDE`` per register on top of its price, so it loses against every legal alternative
+whatever ``--cost`` says, and is extracted only where nothing else exists.
+
+At ``--emit hwv`` an op with no HWV form (an n-D vector op, a vector wider than one native
+register, a compound op such as ``vector.contract`` or ``vector.transpose``) costs ``HWV_GAP``
+times more, so that the forms the legalize rules build (1-D native ops, LLVM intrinsics,
+``x86vector``/``arm_neon`` ops) win ties against the VV ops they replace.
+
+Lowering strategies cost what they expand to, under the same model (``expansions.py``);
+``Tiled`` nodes multiply their kernel by their tile count (see ``eqsat.cost.table_cost``).
+Costs rank alternatives: they do not predict time.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from eqsat.cost import FREE
+from eqsat.extract import Literal
+from eqsat.schema import by_constructor
+from eqsat.strategies import STRATEGIES
+from eqsat.targets.widths import BITS, contract_space, node_types, type_lanes
+
+# Added per register to a compute op wider than the target's register budget.
+WIDE = 1e6
+# At --emit hwv, ops without a hardware form cost this factor more.
+HWV_GAP = 1.5
+# Ops with a hardware form when every vector they touch is 1-D and at most native width
+# (besides every arith and math op and the named HWV ops of ``hwv_names``).
+HWV_VECTOR_OPS = frozenset(
+    {
+        "vector.broadcast",
+        "vector.splat",
+        "vector.shuffle",
+        "vector.extract",
+        "vector.insert",
+        "vector.extractelement",
+        "vector.insertelement",
+        "vector.from_elements",
+        "vector.fma",
+        "vector.reduction",
+        "vector.load",
+        "vector.store",
+        "vector.maskedload",
+        "vector.maskedstore",
+        "vector.gather",
+        "vector.scatter",
+        "vector.compressstore",
+        "vector.expandload",
+        "vector.create_mask",
+        "vector.constant_mask",
+        "vector.step",
+        "vector.bitcast",
+        "vector.interleave",
+        "vector.deinterleave",
+    }
+)
+HWV_DIALECTS = ("arith.", "math.", "llvm.", "x86vector.", "arm_neon.")
+
+# Ops that move a piece of a vector: priced by the piece, not by the whole vector they index.
+# Value: which type is the piece ("result" or the operand's position).
+PIECE: dict[str, str | int] = {
+    "vector.extract": "result",
+    "vector.extractelement": "result",
+    "vector.extract_strided_slice": "result",
+    "vector.scalable.extract": "result",
+    "vector.insert": 0,
+    "vector.insertelement": 0,
+    "vector.insert_strided_slice": 0,
+    "vector.scalable.insert": 0,
+}
+# Ops never subject to the register budget: data movement and memory (they do not compute).
+NOT_COMPUTE = frozenset(PIECE) | frozenset(
+    {
+        "vector.shape_cast",
+        "vector.transpose",
+        "vector.shuffle",
+        "vector.flat_transpose",
+        "vector.from_elements",
+        "vector.interleave",
+        "vector.deinterleave",
+        "vector.bitcast",
+        "vector.type_cast",
+        "vector.create_mask",
+        "vector.constant_mask",
+        "vector.step",
+        "vector.load",
+        "vector.store",
+        "vector.transfer_read",
+        "vector.transfer_write",
+        "vector.maskedload",
+        "vector.maskedstore",
+        "vector.gather",
+        "vector.scatter",
+        "vector.compressstore",
+        "vector.expandload",
+        "vector.print",
+        "arith.constant",
+        "llvm.intr.matrix.transpose",
+    }
+)
+
+
+class TargetCost:
+    """The cost function of one target (see module docstring).
+
+    ``overrides`` map constructor names (``Contract``) or MLIR op names to a per-register cost
+    (for a strategy constructor: a flat cost replacing its expansion); they never lift the
+    register budget."""
+
+    def __init__(
+        self, target: Any, overrides: Mapping[str, float] | None = None, emit: str = "vv"
+    ) -> None:
+        self.target = target
+        self.hwv = emit == "hwv"
+        self.table: dict[str, Any] = dict(target.cost)
+        default = self.table.pop("default", 1.0)
+        self.default: Any = default
+        self.overrides = {self._op_name(k): float(v) for k, v in (overrides or {}).items()}
+        self._own: dict[tuple[str, tuple[Literal, ...]], float] = {}
+
+    @staticmethod
+    def _op_name(name: str) -> str:
+        c = by_constructor().get(name)
+        return c.op if c is not None else name
+
+    # -- pricing -------------------------------------------------------------------------------
+    def native(self, elem: str | None) -> int:
+        """Native lanes of an element type (a guess from the register width when unlisted)."""
+        lanes = self.target.lanes(elem) if elem else None
+        if lanes:
+            return lanes
+        return max(1, self.target.vector_bits // BITS.get(elem or "", 32))
+
+    def per_register(self, op: str, elem: str | None) -> float:
+        """The ``[cost]`` entry of ``op`` for ``elem`` (overrides first, then ``default``)."""
+        if op in self.overrides:
+            return self.overrides[op]
+        for entry in (self.table.get(op), self.default):
+            if isinstance(entry, dict):
+                entry = entry.get(elem, entry.get("default")) if elem else entry.get("default")
+            if entry is not None:
+                return float(entry)
+        return 1.0
+
+    def has_hwv_form(self, op: str, width: int, elem: str | None, rank: int = 1) -> bool:
+        """Whether ``op`` on values of at most ``width`` lanes and ``rank`` dims is one
+        hardware op of this target (or an intrinsic that is)."""
+        if not (op.startswith(HWV_DIALECTS) or op in HWV_VECTOR_OPS):
+            return False
+        return rank <= 1 and width <= self.native(elem)
+
+    def price(
+        self,
+        op: str,
+        lanes: int,
+        elem: str | None,
+        width: int | None = None,
+        rank: int = 1,
+    ) -> float:
+        """Own cost of ``op`` over ``lanes`` lanes of ``elem``; ``width`` (default: lanes) is
+        the widest value it touches, checked against the register budget; ``rank`` the
+        most dims of a vector it touches (for the HWV test at ``--emit hwv``)."""
+        native = self.native(elem)
+        registers = max(1, -(-lanes // native))
+        per = self.per_register(op, elem)
+        if per == math.inf:
+            return math.inf
+        cost = registers * per
+        if lanes > native and lanes % native:  # the ragged last register needs a shuffle
+            cost += self.per_register("vector.shuffle", elem)
+        if self.hwv and not self.has_hwv_form(op, width or lanes, elem, rank):
+            cost *= HWV_GAP
+        spans = -(-(width or lanes) // native)
+        if spans > self.target.max_registers and op not in NOT_COMPUTE:
+            cost += WIDE * spans
+        return cost
+
+    def op_cost(self, op: str, literals: tuple[Literal, ...]) -> float:
+        """Own cost of one MLIR op node from its literals (types appended by the snapshot)."""
+        res, operands = node_types(literals)
+        shapes = [type_lanes(t) for t in (res, *operands)]
+        known = [s for s in shapes if s is not None]
+        if not known:
+            return self.price(op, 1, None)
+        elem = next((e for _, e in known if e), None)
+        rank = max((len(t[1]) for t in (res, *operands) if _is_vt(t)), default=0)
+        piece = PIECE.get(op)
+        if piece is not None:
+            i = 0 if piece == "result" else 1 + int(piece)
+            at = shapes[i] if i < len(shapes) else None
+            return self.price(op, at[0] if at else 1, at[1] if at else elem, rank=rank)
+        width = max(n for n, _ in known)
+        lanes = width
+        if op == "vector.contract":
+            lanes = contract_space(literals[0], operands) or width
+        elif op == "vector.outerproduct" and shapes[0] is not None:
+            lanes = shapes[0][0]
+        return self.price(op, lanes, elem, width, rank)
+
+    def own(self, cons: str, literals: tuple[Literal, ...]) -> float:
+        """Own cost of a node (children excluded), cached per (constructor, literals)."""
+        key = (cons, literals)
+        got = self._own.get(key)
+        if got is None:
+            got = self._own[key] = self._own_uncached(cons, literals)
+        return got
+
+    def _own_uncached(self, cons: str, literals: tuple[Literal, ...]) -> float:
+        if cons in FREE or cons in ("TileOf", "TileAt", "Tiled"):
+            return 0.0
+        strategy = STRATEGIES.get(cons)
+        if strategy is not None:
+            if cons in self.overrides:
+                return self.overrides[cons]
+            if cons in self.table:
+                return self.per_register(cons, None)
+            from eqsat.targets.expansions import expansion
+
+            pieces = expansion(cons, literals)
+            if pieces is None:  # no profile: its VV op count at the default price
+                return strategy.cost(literals) * self.per_register("", None)
+            return sum(n * self.price(op, k, elem, width) for op, k, elem, width, n in pieces)
+        c = by_constructor().get(cons)
+        if c is None:
+            return self.per_register(cons, None)
+        return self.op_cost(c.op, literals)
+
+    def __call__(
+        self, op: str, literals: tuple[Literal, ...], child_costs: tuple[float, ...]
+    ) -> float:
+        if op == "Tiled":  # (Tiled t count tile kernel srcs): the kernel runs once per tile
+            count: int = literals[0]  # type: ignore[assignment]
+            return child_costs[0] + count * child_costs[1] + sum(child_costs[2:])
+        if op in ("TileOf", "TileAt"):  # a slice; its source is paid by the enclosing Tiled
+            return 0.0
+        return self.own(op, literals) + sum(child_costs)
+
+
+def _is_vt(t: Any) -> bool:
+    return isinstance(t, tuple) and len(t) == 3 and t[0] == "type"
+
+
+__all__ = ["HWV_GAP", "WIDE", "TargetCost"]

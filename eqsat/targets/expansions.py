@@ -1,0 +1,291 @@
+"""What each lowering strategy expands to, as priceable pieces: ``(MLIR op, lanes, element type,
+widest value touched, count)``. A target prices a strategy node as the sum of its pieces under
+its own model, so that a strategy is cheap on a target only if the ops it emits are.
+
+Each profile mirrors its expander in ``eqsat.strategies_*`` (the docstring there states the
+law); it reads the node's literals: its own arguments, then ``("operands", types...)`` and the
+result type that ``Snapshot`` appends (see ``eqsat.extract.Snapshot._with_types``). The counts
+are what the expander emits, up to constants and shape_casts (free on every target).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from eqsat.strategy_kit import FLOAT_KIND_OPS, INT_KIND_OPS
+from eqsat.targets.widths import contract_space, node_types, type_lanes
+
+type Piece = tuple[str, int, str | None, int | None, float]
+type Profile = Callable[[tuple[Any, ...], "Shape"], list[Piece]]
+
+
+class Shape:
+    """The types of a strategy node: result lanes and shape, element type, operand shapes."""
+
+    def __init__(self, literals: tuple[Any, ...]) -> None:
+        res, operands = node_types(literals)
+        got = type_lanes(res)
+        self.lanes, self.elem = got if got else (1, None)
+        self.shape: tuple[int, ...] = tuple(res[1]) if res is not None and len(res) == 3 else ()
+        self.operands: tuple[Any, ...] = operands
+
+    def operand_shape(self, i: int) -> tuple[int, ...] | None:
+        t = self.operands[i] if i < len(self.operands) else None
+        return tuple(t[1]) if isinstance(t, tuple) and len(t) == 3 else None
+
+    def piece(self, op: str, lanes: int, n: float = 1, width: int | None = None) -> Piece:
+        return (op, lanes, self.elem, width, n)
+
+
+def _prod(xs: Any) -> int:
+    n = 1
+    for x in xs:
+        n *= int(x)
+    return n
+
+
+def _combine_op(kind: str, elem: str | None) -> str:
+    float_elem = bool(elem) and elem[0] in "fb"  # type: ignore[index]
+    table = FLOAT_KIND_OPS if float_elem else INT_KIND_OPS
+    return table.get(kind, "arith.addf" if float_elem else "arith.addi")
+
+
+# -- transpose -------------------------------------------------------------------------------------
+def _transpose_shuffle(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+    return [s.piece("vector.shuffle", s.lanes)]
+
+
+def _transpose_elementwise(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+    return [s.piece("vector.extract", 1, s.lanes), s.piece("vector.insert", 1, s.lanes)]
+
+
+def _transpose_flat(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+    return [s.piece("vector.flat_transpose", s.lanes)]
+
+
+def _transpose_16x16(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+    blocks = max(1, s.lanes // 256)
+    if blocks == 1:
+        return [s.piece("vector.shuffle", 256)]
+    return [
+        s.piece("vector.extract_strided_slice", 256, blocks),
+        s.piece("vector.shuffle", 256, blocks),
+        s.piece("vector.insert_strided_slice", 256, blocks),
+    ]
+
+
+# -- shapes ----------------------------------------------------------------------------------------
+def _broadcast_unrolled(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+    last = s.shape[-1] if s.shape else 1
+    rows = _prod(s.shape[:-1])
+    return [s.piece("vector.broadcast", last, rows), s.piece("vector.insert", last, rows)]
+
+
+def _shape_cast_unrolled(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+    src = tuple(lits[0])
+    if src and s.shape and src[-1] == s.shape[-1]:
+        rows = s.lanes // s.shape[-1]
+        return [
+            s.piece("vector.extract", s.shape[-1], rows),
+            s.piece("vector.insert", s.shape[-1], rows),
+        ]
+    return [s.piece("vector.extract", 1, s.lanes), s.piece("vector.insert", 1, s.lanes)]
+
+
+def _slice_shuffle(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+    return [s.piece("vector.shuffle", s.lanes)]
+
+
+# -- multi_reduction -------------------------------------------------------------------------------
+def _reduction_split(lits: tuple[Any, ...]) -> tuple[str, list[int], int, int, tuple[int, ...]]:
+    kind, dims, shape = lits[0], sorted(int(d) for d in lits[1]), tuple(lits[2])
+    par = [d for d in range(len(shape)) if d not in dims]
+    return kind, dims, _prod(shape[d] for d in dims), _prod(shape[d] for d in par), shape
+
+
+def _inner_parallel(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+    kind, dims, r, p, shape = _reduction_split(lits)
+    out = [s.piece("vector.extract", p, r), s.piece(_combine_op(kind, s.elem), p, r)]
+    if dims != list(range(len(dims))):  # reduced dims not already outermost
+        out.append(s.piece("vector.transpose", r * p))
+    return out
+
+
+def _inner_reduction(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+    kind, dims, r, p, shape = _reduction_split(lits)
+    out = [
+        s.piece("vector.extract", r, p),
+        s.piece("vector.reduction", r, p),
+        s.piece("vector.extract", 1, p),
+        s.piece("vector.from_elements", p),
+    ]
+    if dims != list(range(len(shape) - len(dims), len(shape))):  # not already innermost
+        out.append(s.piece("vector.transpose", r * p))
+    return out
+
+
+# -- contract --------------------------------------------------------------------------------------
+class _Contract:
+    """Dim sizes of a contraction node (maps, iterators, operand types)."""
+
+    def __init__(self, lits: tuple[Any, ...], s: Shape) -> None:
+        self.maps = tuple(tuple(m) for m in lits[0])
+        self.its = tuple(lits[1])
+        self.kind = str(lits[2])
+        self.sizes: dict[int, int] = {}
+        for i, m in enumerate(self.maps):
+            sh = s.operand_shape(i)
+            if sh is not None:
+                self.sizes.update(zip(m, sh))
+        self.space = contract_space(self.maps, s.operands) or s.lanes
+        self.red = [d for d, it in enumerate(self.its) if it == 1]
+        self.k = _prod(self.sizes.get(d, 1) for d in self.red)
+
+    def size(self, dims: list[int]) -> int:
+        return _prod(self.sizes.get(d, 1) for d in dims)
+
+    def lanes(self, i: int) -> int:
+        return self.size(list(self.maps[i]))
+
+    def transposed(self, i: int, order: list[int]) -> bool:
+        """Whether operand ``i`` needs a transpose to be laid out in ``order``."""
+        present = [d for d in order if d in self.maps[i]]
+        return [self.maps[i].index(d) for d in present] != sorted(range(len(present)))
+
+
+def _contract_dot(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+    c = _Contract(lits, s)
+    par = [d for d, it in enumerate(c.its) if it == 0]
+    lp = [d for d in par if d in c.maps[0]]
+    rp = [d for d in par if d in c.maps[1]]
+    rows = c.size(lp) + c.size(rp)
+    products = c.size(lp) * c.size(rp)
+    out = [
+        s.piece("vector.extract", c.k, rows),
+        s.piece("arith.mulf" if (s.elem or "f")[0] in "fb" else "arith.muli", c.k, products),
+        s.piece("vector.reduction", c.k, s.lanes),
+        s.piece("vector.extract", 1, s.lanes),
+        s.piece("vector.from_elements", s.lanes),
+    ]
+    for i, dims in ((0, lp + c.red), (1, rp + c.red)):
+        if c.transposed(i, dims):
+            out.append(s.piece("vector.transpose", c.lanes(i)))
+    return out
+
+
+def _contract_outer(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+    c = _Contract(lits, s)
+    par = [d for d, it in enumerate(c.its) if it == 0]
+    lf = [d for d in par if d in c.maps[0]]
+    rf = [d for d in par if d in c.maps[1]]
+    acc = c.size(lf) * c.size(rf)
+    unfused = c.kind == "add" and (s.elem or "")[:1] in ("f", "b")
+    out = [
+        s.piece("vector.extract", max(1, c.size(lf)), c.k),
+        s.piece("vector.extract", max(1, c.size(rf)), c.k),
+        s.piece("vector.outerproduct", acc, c.k),
+    ]
+    if unfused:
+        out.append(s.piece("arith.addf", acc, c.k))
+    for i, dims in ((0, c.red + lf), (1, c.red + rf)):
+        if c.transposed(i, dims):
+            out.append(s.piece("vector.transpose", c.lanes(i)))
+    if c.transposed(2, lf + rf):
+        out.append(s.piece("vector.transpose", acc, 2))
+    return out
+
+
+def _contract_matmul(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+    c = _Contract(lits, s)
+    widest = max(c.lanes(0), c.lanes(1), s.lanes)
+    return [
+        s.piece("vector.matrix_multiply", c.space, 1, widest),
+        s.piece("arith.addf" if (s.elem or "f")[0] in "fb" else "arith.addi", s.lanes),
+    ]
+
+
+def _contract_parallel(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+    c = _Contract(lits, s)
+    n = c.space
+    out = [s.piece("arith.mulf" if (s.elem or "f")[0] in "fb" else "arith.muli", n)]
+    for i in (0, 1):
+        if len(c.maps[i]) < len(c.its):
+            out.append(s.piece("vector.broadcast", n))
+        if c.transposed(i, list(range(len(c.its)))):
+            out.append(s.piece("vector.transpose", c.lanes(i)))
+    if c.red:
+        out.append(s.piece("vector.multi_reduction", n))
+    else:
+        out.append(s.piece(_combine_op(c.kind, s.elem), n))
+    return out
+
+
+# -- transfers -------------------------------------------------------------------------------------
+def _masked(lits: tuple[Any, ...]) -> bool:
+    return 0 in tuple(lits[0])
+
+
+def _read(op: str, extra: list[str]) -> Profile:
+    def profile(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+        out = [s.piece(op, s.lanes)] + [s.piece(x, s.lanes) for x in extra]
+        if _masked(lits) and op != "vector.load":
+            out.append(s.piece("vector.create_mask", s.lanes))
+        return out
+
+    return profile
+
+
+def _read_split(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+    last = s.shape[-1] if s.shape else 1
+    rows = s.lanes // max(1, last)
+    return [s.piece("vector.transfer_read", last, rows), s.piece("vector.insert", last, rows)]
+
+
+def _write(op: str) -> Profile:
+    def profile(lits: tuple[Any, ...], s: Shape) -> list[Piece]:  # no types: one register
+        out = [s.piece(op, 1)]
+        if _masked(lits) and op != "vector.store":
+            out.append(s.piece("vector.create_mask", 1))
+        return out
+
+    return profile
+
+
+def _write_split(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+    shape = tuple(lits[1])
+    rows = _prod(shape[:-1])
+    last = shape[-1] if shape else 1
+    return [s.piece("vector.extract", last, rows), s.piece("vector.transfer_write", last, rows)]
+
+
+PROFILES: dict[str, Profile] = {
+    "TransposeShuffle": _transpose_shuffle,
+    "TransposeElementwise": _transpose_elementwise,
+    "TransposeFlat": _transpose_flat,
+    "TransposeShuffle16x16": _transpose_16x16,
+    "BroadcastUnrolled": _broadcast_unrolled,
+    "ShapeCastUnrolled": _shape_cast_unrolled,
+    "ExtractStridedSliceShuffle": _slice_shuffle,
+    "InsertStridedSliceShuffle": _slice_shuffle,
+    "MultiReductionInnerParallel": _inner_parallel,
+    "MultiReductionInnerReduction": _inner_reduction,
+    "ContractDot": _contract_dot,
+    "ContractOuter": _contract_outer,
+    "ContractMatmul": _contract_matmul,
+    "ContractParallel": _contract_parallel,
+    "TransferReadPlain": _read("vector.load", []),
+    "TransferReadMasked": _read("vector.maskedload", ["vector.broadcast"]),
+    "TransferReadGather": _read("vector.gather", ["vector.step", "vector.broadcast"]),
+    "TransferReadSplit": _read_split,
+    "TransferWritePlain": _write("vector.store"),
+    "TransferWriteMasked": _write("vector.maskedstore"),
+    "TransferWriteScatter": _write("vector.scatter"),
+    "TransferWriteSplit": _write_split,
+}
+
+
+def expansion(strategy: str, literals: tuple[Any, ...]) -> list[Piece] | None:
+    """The pieces ``strategy`` expands to on a node with these literals (None: no profile)."""
+    profile = PROFILES.get(strategy)
+    return None if profile is None else profile(literals, Shape(literals))

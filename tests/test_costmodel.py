@@ -1,0 +1,120 @@
+"""Target cost models: every shipped target prices with its [cost] table; ops cost what their
+native registers cost; a register budget no override lifts; malformed entries name FILE:LINE."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from eqsat.targets import TargetError, builtin_targets, load_target
+from eqsat.targets.costmodel import WIDE, TargetCost
+
+TARGETS = ("x86-64-v2", "avx2", "avx512", "neon")
+
+
+def vt(*shape: int, elem: str = "f32") -> tuple:
+    return ("type", shape, elem)
+
+
+def binary(t: tuple) -> tuple:
+    """Literals of a binary arith op on type ``t`` as the snapshot appends them."""
+    return ("", ("operands", t, t), t)
+
+
+@pytest.mark.parametrize("name", TARGETS)
+def test_every_target_loads_with_costs(name: str) -> None:
+    target = load_target(name)
+    assert name in builtin_targets()
+    assert target.cost["default"] >= 0 and "arith.addf" in target.cost
+    model = TargetCost(target)
+    one = model("ArithAddf", binary(vt(target.lanes("f32"))), ())
+    assert one == model.per_register("arith.addf", "f32") > 0
+
+
+def test_cost_grows_with_registers_spanned() -> None:
+    model = TargetCost(load_target("avx2"))  # 8 f32 lanes, addf 1 per register
+    assert model("ArithAddf", binary(vt(8)), ()) == 1
+    assert model("ArithAddf", binary(vt(4, 8)), ()) == 4
+    # 12 lanes: two registers and a shuffle for the ragged one
+    shuffle = model.per_register("vector.shuffle", "f32")
+    assert model("ArithAddf", binary(vt(12)), ()) == 2 + shuffle
+    # per element type: f64 divides cost more per register, and f64 has 4 lanes
+    assert model("ArithDivf", binary(vt(8, elem="f64")), ()) == 2 * 8
+    assert model("ArithDivf", binary(vt(8)), ()) == 5
+
+
+def test_wide_compute_ops_cannot_be_made_legal_by_overrides() -> None:
+    model = TargetCost(load_target("avx2"), {"ArithMulf": 0.0, "arith.addf": 0.0})
+    assert model("ArithMulf", binary(vt(4, 8)), ()) == 0  # 4 registers: within budget
+    assert model("ArithMulf", binary(vt(5, 8)), ()) >= WIDE
+    assert model("ArithAddf", binary(vt(64, 64, 64)), ()) >= WIDE
+    # data movement is priced, never forbidden
+    assert model("Transpose", ((1, 0), ("operands", vt(64, 64)), vt(64, 64)), ()) < WIDE
+
+
+def test_strategies_cost_their_expansion_on_the_target() -> None:
+    # transpose 8x8 f32 as one 64-lane shuffle: 8 avx2 registers, 16 x86-64-v2 registers
+    lits = ((1, 0), ("operands", vt(8, 8)), vt(8, 8))
+    avx2, sse = TargetCost(load_target("avx2")), TargetCost(load_target("x86-64-v2"))
+    assert avx2("TransposeShuffle", lits, ()) == 8 * avx2.per_register("vector.shuffle", "f32")
+    assert sse("TransposeShuffle", lits, ()) == 16 * sse.per_register("vector.shuffle", "f32")
+    # flat_transpose was removed from MLIR 22: every shipped target forbids it
+    assert math.isinf(avx2("TransposeFlat", lits, ()))
+
+
+def test_tiled_nodes_multiply_their_kernel() -> None:
+    model = TargetCost(load_target("avx2"))
+    assert model("Tiled", (64, (1, 8)), (0.0, 3.0, 1.0, 1.0)) == 64 * 3 + 2
+
+
+GOOD = Path(__file__).parent.parent / "costs" / "avx2.toml"
+
+
+def _with(tmp_path: Path, old: str, new: str) -> tuple[str, int]:
+    text = GOOD.read_text()
+    assert old in text
+    text = text.replace(old, new)
+    path = tmp_path / "mine.toml"
+    path.write_text(text)
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if l.startswith(new.split("=")[0]))
+    return str(path), line
+
+
+@pytest.mark.parametrize(
+    "old, new, needle",
+    [
+        ('"arith.subf" = 1', '"arith.subff" = 1', "unknown op 'arith.subff'"),
+        ('"arith.subf" = 1', '"arith.subf" = "cheap"', "non-negative number"),
+        ('"arith.subf" = 1', '"arith.subf" = -2', "non-negative number"),
+        ('"arith.subf" = 1', '"arith.subf" = { f33 = 1 }', "unknown element type 'f33'"),
+        ('"arith.subf" = 1', '"arith.subf" = { f32 = true }', "for f32 must be"),
+    ],
+)
+def test_malformed_cost_entries_name_file_line_and_key(tmp_path, old, new, needle) -> None:
+    path, line = _with(tmp_path, old, new)
+    with pytest.raises(TargetError) as e:
+        load_target(path)
+    assert str(e.value).startswith(f"{path}:{line}: error:"), str(e.value)
+    assert needle in str(e.value) and "arith.sub" in str(e.value)
+
+
+def test_ops_without_a_hardware_form_cost_more_at_hwv() -> None:
+    target = load_target("avx2")
+    vv, hwv = TargetCost(target, emit="vv"), TargetCost(target, emit="hwv")
+    native = binary(vt(8))
+    assert vv("ArithAddf", native, ()) == hwv("ArithAddf", native, ())  # one ymm add
+    two_d = binary(vt(2, 8))
+    assert hwv("ArithAddf", two_d, ()) > vv("ArithAddf", two_d, ())  # n-D: VV only
+    operands = ("operands", vt(1, 8), vt(8, 8), vt(1, 8))
+    contract = (((0, 2), (2, 1), (0, 1)), (0, 0, 1), "add", operands, vt(1, 8))
+    assert hwv("Contract", contract, ()) > vv("Contract", contract, ())
+
+
+def test_a_strategy_key_prices_the_strategy_flat(tmp_path) -> None:
+    path = tmp_path / "flat.toml"
+    path.write_text(GOOD.read_text() + '"TransposeShuffle" = 7\n')
+    model = TargetCost(load_target(str(path)))
+    lits = ((1, 0), ("operands", vt(8, 8)), vt(8, 8))
+    assert model("TransposeShuffle", lits, ()) == 7
