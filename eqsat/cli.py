@@ -40,6 +40,16 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
         return 1
     target = args.target
+    # The interpreter's own modes: a column-major matrix layout and strict bounds checks.
+    interp_modes = [f for f, on in (("--strict", args.strict),
+                                    ("--matrix-layout column-major",
+                                     args.matrix_layout != "row-major")) if on]
+    if interp_modes and target not in (None, "interp"):
+        print(f"eqsat: error: {' and '.join(interp_modes)} run in the interpreter only "
+              "(--target interp)", file=sys.stderr)
+        return 2
+    if interp_modes:
+        target = "interp"
     if target != "interp":
         from eqsat.codegen.commands import CodegenError, best_host_target, run
 
