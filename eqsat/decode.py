@@ -8,6 +8,7 @@ Barriers are re-created with their regions decoded from their own extracted root
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from eqsat.encode import EncodedBlock
@@ -112,6 +113,9 @@ def clone_region(region: Region, mapping: dict[int, Value]) -> Region:
     return new
 
 
+_FRAMES_PER_OP = 12  # value -> op -> value, plus strategy expanders and state chains
+
+
 class Decoder:
     """Rebuilds blocks from extracted roots (``roots[block index]``)."""
 
@@ -119,7 +123,15 @@ class Decoder:
         self.roots = roots
 
     def decode_block(self, enc: EncodedBlock, out: Block, outer: dict[int, Value]) -> None:
-        _BlockDecoder(self, enc, out, outer).run()
+        # Decoding recurses along def-use chains (a few Python frames per op), so a long chain
+        # needs more than Python's default 1,000 frames. Python 3.12 keeps Python-to-Python
+        # calls off the C stack, so a limit that grows with the block is safe.
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, _FRAMES_PER_OP * len(enc.block.ops) + 1_000))
+        try:
+            _BlockDecoder(self, enc, out, outer).run()
+        finally:
+            sys.setrecursionlimit(limit)
 
 
 class _BlockDecoder:

@@ -103,3 +103,20 @@ def test_encoding_numbers_blocks_and_names_every_root() -> None:
     blocks = [enc.encode_block(op.regions[0].blocks[0]) for op in module.ops
               if op.name == "func.func"]
     assert all(f"(let {b.root} (Exit" in enc.text() for b in blocks)
+
+
+def test_a_long_def_use_chain_decodes():
+    """Decoding recurses along def-use chains: 3,000 dependent ops must not hit Python's
+    default recursion limit (scaling runs found it at 500)."""
+    from eqsat.optimize import optimize_module
+
+    n = 3000
+    body = ["  %v0 = arith.addf %a, %b : vector<8xf32>"]
+    body += [f"  %v{i} = arith.mulf %v{i - 1}, %b : vector<8xf32>" for i in range(1, n)]
+    src = (
+        "func.func @f(%a: vector<8xf32>, %b: vector<8xf32>) -> vector<8xf32> {\n"
+        + "\n".join(body)
+        + f"\n  return %v{n - 1} : vector<8xf32>\n}}\n"
+    )
+    out = optimize_module(parse(src)).module
+    assert sum(1 for op in out.walk() if op.name == "arith.mulf") == n - 1
