@@ -186,8 +186,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "--extractor",
         choices=["tree", "fast", "exact"],
         default=None,
-        help="fast = greedy DAG (default with a target), exact = ILP over the DAG (small "
-        "graphs), tree = optimal tree cost (default without a target)",
+        help="fast = greedy DAG, a shared value paid once (default), exact = ILP over the DAG "
+        "(small graphs), tree = optimal tree cost (a shared value paid at every use)",
     )
     p.add_argument(
         "--explain",

@@ -27,8 +27,9 @@ from frontend.verifier import verify_module
 PHASES = ("canonicalize", "explore")
 # Rules from VV ops on native tiles to a target's HWV ops: run after explore at --emit hwv.
 LEGALIZE = "legalize"
-# Extractors: "tree" (optimal tree cost, the VV default), "fast" (greedy DAG, the default with a
-# target), "exact" (ILP over the DAG, eqsat.extract_exact; small graphs only).
+# Extractors: "fast" (greedy DAG: a shared value is paid once; the default), "tree" (optimal tree
+# cost: a shared value is paid at every use, which grows exponentially with reuse), "exact" (ILP
+# over the DAG, eqsat.extract_exact; small graphs only).
 EXTRACTORS = ("tree", "fast", "exact")
 # Rules exact only up to float reassociation: with --fast-math they join the explore phase.
 FAST_MATH = "fast-math"
@@ -163,7 +164,7 @@ def optimize_module(
             rules[LEGALIZE] = rules.get(LEGALIZE, ()) + legalize_files(
                 target.legalize, fast_math
             )
-    extractor = extractor or ("fast" if target is not None else "tree")
+    extractor = extractor or "fast"
     if extractor not in EXTRACTORS:
         raise ValueError(f"unknown extractor {extractor!r} (known: {', '.join(EXTRACTORS)})")
     if extra_rule_paths:

@@ -57,8 +57,8 @@ def test_dump_has_extraction_gym_shape(tmp_path: Path) -> None:
 
 
 def test_gym_extraction_finds_our_cost() -> None:
-    """An extractor reading only the JSON finds the cost our own extractor found."""
-    result = optimize_module(parse(EXAMPLE.read_text(), str(EXAMPLE)))
+    """A tree extractor reading only the JSON finds the cost our own tree extractor found."""
+    result = optimize_module(parse(EXAMPLE.read_text(), str(EXAMPLE)), extractor="tree")
     graph = serialize(result.egraph, result.roots)
     (root,) = graph["root_eclasses"]
     assert gym_tree_cost(graph)[root] == pytest.approx(result.cost)
