@@ -3,7 +3,7 @@ HWV level reaches memory the way ``convert-vector-to-llvm`` lowers it (a memref'
 pointer, ``inttoptr``, ``getelementptr``, then ``llvm.intr.masked.load`` ...).
 
 Pointers are i64 addresses in the flat address space of ``frontend.semantics_pointer``; a
-``vector<Nx!llvm.ptr>`` is an array of them. Supported: ``getelementptr`` with one index
+``vector<Nx!llvm.ptr>`` is an array of them. Supported: ``getelementptr`` with no or one index
 (constant, dynamic scalar, or a vector of indices giving a vector of pointers), with any valid
 no-wrap flags (they only make an overflowing address poison); the intrinsics on 1-D vectors.
 """
@@ -75,9 +75,11 @@ def _verify_inttoptr(op: Operation) -> None:
 
 # -- llvm.getelementptr ------------------------------------------------------------------------
 def _gep_parts(op: Operation) -> tuple[int | None, Type]:
-    """(constant index or None for the dynamic operand, element type)."""
+    """(constant index, 0 when there is none, or None for the dynamic operand; element type)."""
     raw = op.attributes["rawConstantIndices"].values  # type: ignore[attr-defined]
     t = op.attributes["elem_type"].type  # type: ignore[attr-defined]
+    if not raw:
+        return 0, t
     return (None if raw[0] == DYNAMIC else int(raw[0])), t
 
 
@@ -85,8 +87,10 @@ def _verify_gep(op: Operation) -> None:
     raw = op.attributes["rawConstantIndices"].values  # type: ignore[attr-defined]
     flags = op.attributes.get("noWrapFlags", ZERO_I32).value  # type: ignore[attr-defined]
     dynamic = op.operands[1:]
-    if len(raw) != 1 or (raw[0] == DYNAMIC) != (len(dynamic) == 1):
+    if len(raw) > 1 or (len(raw) == 1 and (raw[0] == DYNAMIC) != (len(dynamic) == 1)):
         raise fail(op, "only one index (a constant or one dynamic operand) is modelled")
+    if not raw and dynamic:
+        raise fail(op, "expected as many dynamic indices as specified in 'rawConstantIndices'")
     if flags not in NO_WRAP:
         raise fail(op, f"noWrapFlags {flags} is not a valid combination of GEP flags")
     index_t = dynamic[0].type if dynamic else None
@@ -156,7 +160,9 @@ def _parse_gep(p: Any, st: Any) -> None:
     st.result_types["res"] = list(ft.results)
 
 
-def _print_gep(pr: Any, op: Operation) -> str:
+def _print_gep(pr: Any, op: Operation) -> str | None:
+    if not op.attributes["rawConstantIndices"].values:  # type: ignore[attr-defined]
+        return None  # no index (the base itself): MLIR prints `%p[]` but cannot read it back
     const, t = _gep_parts(op)
     flags = op.attributes.get("noWrapFlags", ZERO_I32).value  # type: ignore[attr-defined]
     base = op.operands[0]
