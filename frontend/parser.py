@@ -428,6 +428,8 @@ class Parser(AttrParser):
         )
         for d in spec.attrs:
             a = op.attributes.get(d.name)
+            if a is None and d.custom_default:
+                raise self.error(f"'{name}' op requires attribute '{d.name}'", start)
             if a is None and d.default is not None:
                 op.attributes[d.name] = d.default
             elif a is not None and d.array_until and not d.kind.check(a):

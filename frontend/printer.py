@@ -121,6 +121,8 @@ class Printer:
             name = spec.mnemonic  # func.func's default dialect, as MLIR prints it
         if spec.print is not None:
             body = spec.print(self, op)
+            if body is None:  # a form the custom syntax cannot spell
+                return pad + prefix + self.generic_op(op)
         else:
             if spec.compiled_format is None:
                 spec.compiled_format = compile_format(spec.format)

@@ -56,6 +56,25 @@ FIXED_1D = TypeConstraint(
     "1-D fixed-length vector",
     lambda t: isinstance(t, VectorType) and not t.is_scalable and t.rank == 1,
 )
+VECTOR_1D = TypeConstraint("1-D vector", lambda t: isinstance(t, VectorType) and t.rank == 1)
+
+
+def llvm_element(t: Type) -> bool:
+    """An element type LLVM has: a float or a signless integer (not index, ``si``/``ui``)."""
+    return isinstance(t, FloatType) or (isinstance(t, IntegerType) and t.signedness == "signless")
+
+
+def _llvm_typed(check):
+    """``check`` after requiring LLVM element types of every vector (MLIR 22's constraint)."""
+
+    def verify(op: Operation) -> None:
+        for i, t in enumerate([v.type for v in op.operands] + [r.type for r in op.results]):
+            if isinstance(t, VectorType) and not llvm_element(t.element):
+                what = f"operand #{i}" if i < len(op.operands) else "result"
+                raise fail(op, f"{what} must be LLVM dialect-compatible vector type, but got {t}")
+        check(op)
+
+    return verify
 
 
 def _reassoc(op: Operation) -> bool:
@@ -98,11 +117,12 @@ def _verify_reduce(name: str):
         v = op.operand("input" if name in ORDERED else "in").type
         res = op.results[0].type
         want_float = name in FLOAT_REDUCTIONS
-        if not isinstance(v, VectorType) or v.rank != 1 or v.is_scalable:
-            raise fail(op, f"operand must be a 1-D fixed-length vector, but got {v}")
-        ok = isinstance(v.element, FloatType) if want_float else isinstance(v.element, IntegerType)
-        if not ok:
-            raise fail(op, f"expected a vector of {'float' if want_float else 'integer'}s")
+        if not isinstance(v, VectorType) or v.rank != 1:
+            raise fail(op, f"operand must be a 1-D vector, but got {v}")
+        e = v.element
+        ok = isinstance(e, FloatType) if want_float else isinstance(e, IntegerType)
+        if not (ok and llvm_element(e)):
+            raise fail(op, f"expected a vector of {'float' if want_float else 'signless integer'}s")
         if res != v.element or (name in ORDERED and op.operand("start_value").type != res):
             raise fail(op, "requires the same element type for all operands and results")
 
@@ -122,9 +142,9 @@ def _eval_reduce(name: str):
 def _reduce(name: str) -> OpSpec:
     floating = name in FLOAT_REDUCTIONS
     operands = (
-        (Operand("start_value", ANY), Operand("input", FIXED_1D))
+        (Operand("start_value", ANY), Operand("input", VECTOR_1D))
         if name in ORDERED
-        else (Operand("in", FIXED_1D),)
+        else (Operand("in", VECTOR_1D),)  # scalable too: the interpreter runs them at its vscale
     )
     return OpSpec(
         f"llvm.intr.vector.reduce.{name}",
@@ -148,8 +168,14 @@ class Intrinsic:
     elem: str
     lanes: int
     block: int  # pairwise adds: lanes per block (x86: 128 bits; faddp: the whole vector)
+    # LLVM overloads it on the vector type: the name's suffix is not checked, any float
+    # element works (MLIR translates ``faddp.v4f32`` over vector<4xf16> as ``faddp.v4f16``)
+    overloaded: bool = False
 
-    def type(self) -> VectorType:
+    def type(self, element: Type | None = None) -> VectorType:
+        """Its vector type; an overloaded one takes the float ``element`` of its arguments."""
+        if self.overloaded and isinstance(element, FloatType):
+            return VectorType((self.lanes,), element)
         return VectorType((self.lanes,), FloatType(self.elem))
 
 
@@ -159,9 +185,9 @@ INTRINSICS: dict[str, Intrinsic] = {
     "llvm.x86.sse3.hadd.pd": Intrinsic("f64", 2, 2),
     "llvm.x86.avx.hadd.ps.256": Intrinsic("f32", 8, 4),
     "llvm.x86.avx.hadd.pd.256": Intrinsic("f64", 4, 2),
-    "llvm.aarch64.neon.faddp.v2f32": Intrinsic("f32", 2, 2),
-    "llvm.aarch64.neon.faddp.v4f32": Intrinsic("f32", 4, 4),
-    "llvm.aarch64.neon.faddp.v2f64": Intrinsic("f64", 2, 2),
+    "llvm.aarch64.neon.faddp.v2f32": Intrinsic("f32", 2, 2, overloaded=True),
+    "llvm.aarch64.neon.faddp.v4f32": Intrinsic("f32", 4, 4, overloaded=True),
+    "llvm.aarch64.neon.faddp.v2f64": Intrinsic("f64", 2, 2, overloaded=True),
 }
 
 
@@ -174,21 +200,28 @@ def _verify_call(op: Operation) -> None:
     groups = op.operand_groups()
     if groups["op_bundle_operands"] or op.attributes.get("op_bundle_sizes", EMPTY_I32).values:
         raise fail(op, "operand bundles are not supported")
-    t = intr.type()
-    types = [v.type for v in groups["args"]] + [r.type for r in op.results]
+    args = groups["args"]
+    t = intr.type(_element(args[0].type) if args else None)
+    types = [v.type for v in args] + [r.type for r in op.results]
     if types != [t, t, t]:
         raise fail(op, f"'{name}' takes two {t} and returns {t}")
+
+
+def _element(t: Type) -> Type | None:
+    return t.element if isinstance(t, VectorType) else None
 
 
 def _infer_call(op: Operation) -> list[Type]:
     """The result type of a known intrinsic (for ops rebuilt from e-graph terms)."""
     intr = INTRINSICS.get(op.attributes["intrin"].value)  # type: ignore[attr-defined]
-    return [intr.type()] if intr is not None else []
+    if intr is None:
+        return []
+    return [intr.type(_element(op.operands[0].type) if op.operands else None)]
 
 
 def _eval_call(ctx: EvalContext, op: Operation, args: list[Any], bundles: list[Any]) -> Any:
     intr = INTRINSICS[op.attributes["intrin"].value]  # type: ignore[attr-defined]
-    return H.pairwise_add(args[0], args[1], intr.elem, intr.block)
+    return H.pairwise_add(args[0], args[1], elem(op.results[0].type), intr.block)
 
 
 EMPTY_I32 = DenseArrayAttr("i32", ())
@@ -205,7 +238,7 @@ register(
         attrs=(Attr("lhs_rows", I32), Attr("lhs_columns", I32), Attr("rhs_columns", I32)),
         traits=P,
         format="$lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type($res)",
-        verify=vv.matrix_multiply,
+        verify=_llvm_typed(vv.matrix_multiply),
         eval=ve.matrix_multiply,
     ),
     OpSpec(
@@ -216,7 +249,7 @@ register(
         attrs=(Attr("rows", I32), Attr("columns", I32)),
         traits=P,
         format="$matrix attr-dict `:` type($matrix) `into` type($res)",
-        verify=vv.flat_transpose,
+        verify=_llvm_typed(vv.flat_transpose),
         eval=ve.flat_transpose,
     ),
     OpSpec(
@@ -227,7 +260,7 @@ register(
         attrs=(
             Attr("intrin", STRING),
             FMF,
-            Attr("op_bundle_sizes", I32_DENSE, default=EMPTY_I32),
+            Attr("op_bundle_sizes", I32_DENSE, default=EMPTY_I32, custom_default=True),
         ),
         traits=P,
         format="$intrin `(` $args `)` attr-dict `:` functional-type($args, results)",

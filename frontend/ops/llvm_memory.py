@@ -3,9 +3,9 @@ HWV level reaches memory the way ``convert-vector-to-llvm`` lowers it (a memref'
 pointer, ``inttoptr``, ``getelementptr``, then ``llvm.intr.masked.load`` ...).
 
 Pointers are i64 addresses in the flat address space of ``frontend.semantics_pointer``; a
-``vector<Nx!llvm.ptr>`` is an array of them. Supported: ``getelementptr`` with one index
-(constant, dynamic scalar, or a vector of indices giving a vector of pointers), no flags or
-``inbounds``; the intrinsics on 1-D vectors.
+``vector<Nx!llvm.ptr>`` is an array of them. Supported: ``getelementptr`` with no or one index
+(constant, dynamic scalar, or a vector of indices giving a vector of pointers), with any valid
+no-wrap flags (they only make an overflowing address poison); the intrinsics on 1-D vectors.
 """
 
 from __future__ import annotations
@@ -46,7 +46,13 @@ POINTERS = TypeConstraint(
     lambda t: t == PTR or (isinstance(t, VectorType) and t.element == PTR and t.rank == 1),
 )
 DYNAMIC = -2147483648  # rawConstantIndices marker of a dynamic index (LLVM's kDynamicIndex)
-NO_WRAP = {0: "", 3: "inbounds"}  # noWrapFlags we print: none, inbounds (= inbounds|nusw)
+#: noWrapFlags as the custom form spells them (bits: inbounds_flag 1, nusw 2, nuw 4; 1 alone is
+#: invalid). They only make an overflowing address poison: a program that runs has none.
+NO_WRAP = {
+    0: "", 2: "nusw", 3: "inbounds", 4: "nuw", 5: "inbounds_flag|nuw", 6: "nusw|nuw",
+    7: "inbounds|nuw",
+}  # fmt: skip
+_FLAG_WORDS = (("inbounds_flag", 1), ("inbounds", 3), ("nusw", 2), ("nuw", 4))
 ZERO_I32 = IntegerAttr(0, IntegerType(32))
 
 
@@ -69,9 +75,11 @@ def _verify_inttoptr(op: Operation) -> None:
 
 # -- llvm.getelementptr ------------------------------------------------------------------------
 def _gep_parts(op: Operation) -> tuple[int | None, Type]:
-    """(constant index or None for the dynamic operand, element type)."""
+    """(constant index, 0 when there is none, or None for the dynamic operand; element type)."""
     raw = op.attributes["rawConstantIndices"].values  # type: ignore[attr-defined]
     t = op.attributes["elem_type"].type  # type: ignore[attr-defined]
+    if not raw:
+        return 0, t
     return (None if raw[0] == DYNAMIC else int(raw[0])), t
 
 
@@ -79,14 +87,16 @@ def _verify_gep(op: Operation) -> None:
     raw = op.attributes["rawConstantIndices"].values  # type: ignore[attr-defined]
     flags = op.attributes.get("noWrapFlags", ZERO_I32).value  # type: ignore[attr-defined]
     dynamic = op.operands[1:]
-    if len(raw) != 1 or (raw[0] == DYNAMIC) != (len(dynamic) == 1):
+    if len(raw) > 1 or (len(raw) == 1 and (raw[0] == DYNAMIC) != (len(dynamic) == 1)):
         raise fail(op, "only one index (a constant or one dynamic operand) is modelled")
+    if not raw and dynamic:
+        raise fail(op, "expected as many dynamic indices as specified in 'rawConstantIndices'")
     if flags not in NO_WRAP:
-        raise fail(op, "only no flags or 'inbounds' are modelled")
+        raise fail(op, f"noWrapFlags {flags} is not a valid combination of GEP flags")
     index_t = dynamic[0].type if dynamic else None
     want = PTR
     if isinstance(index_t, VectorType):  # a vector of indices gives a vector of pointers
-        want = VectorType(index_t.shape, PTR)
+        want = VectorType(index_t.shape, PTR, index_t.scalable)
         index_t = index_t.element
     if op.operands[0].type != PTR or op.results[0].type != want:
         raise fail(op, f"expects a !llvm.ptr base and a {want} result")
@@ -108,12 +118,22 @@ def _eval_gep(ctx: EvalContext, op: Operation, base: Any, indices: list[Any]) ->
 
 def _infer_gep(op: Operation) -> list[Type]:
     index = op.operands[1].type if len(op.operands) > 1 else None
-    return [VectorType(index.shape, PTR) if isinstance(index, VectorType) else PTR]
+    return [VectorType(index.shape, PTR, index.scalable) if isinstance(index, VectorType) else PTR]
+
+
+def _parse_flags(p: Any) -> int:
+    """``[flag (`|` flag)*]``: the GEP's noWrapFlags bits."""
+    flags = 0
+    while word := next((w for w in _FLAG_WORDS if p.try_keyword(w[0])), None):
+        flags |= word[1]
+        if not p.try_punct("|"):
+            break
+    return flags
 
 
 def _parse_gep(p: Any, st: Any) -> None:
     """``[inbounds] %base[%i | c] attr-dict : (types) -> !llvm.ptr, elem_type``."""
-    flags = 3 if p.try_keyword("inbounds") else 0
+    flags = _parse_flags(p)
     st.operands["base"] = [p.parse_operand()]
     p.expect_punct("[")
     p.skip_ws()
@@ -140,7 +160,9 @@ def _parse_gep(p: Any, st: Any) -> None:
     st.result_types["res"] = list(ft.results)
 
 
-def _print_gep(pr: Any, op: Operation) -> str:
+def _print_gep(pr: Any, op: Operation) -> str | None:
+    if not op.attributes["rawConstantIndices"].values:  # type: ignore[attr-defined]
+        return None  # no index (the base itself): MLIR prints `%p[]` but cannot read it back
     const, t = _gep_parts(op)
     flags = op.attributes.get("noWrapFlags", ZERO_I32).value  # type: ignore[attr-defined]
     base = op.operands[0]
@@ -165,6 +187,19 @@ def _verify_masked(value: str, result: bool):
         pt = op.operand("pass_thru")
         if pt is not None and pt.type != v:
             raise fail(op, f"pass_thru must be {v}")
+
+    return verify
+
+
+def _verify_aligned(value: str, result: bool):
+    """masked.load/store: as _verify_masked, and MLIR translates alignment 0 to 2^63, which
+    LLVM rejects ("huge alignment values are unsupported"; gather/scatter take 0)."""
+    check = _verify_masked(value, result)
+
+    def verify(op: Operation) -> None:
+        check(op)
+        if op.attributes["alignment"].value == 0:  # type: ignore[attr-defined]
+            raise fail(op, "alignment must not be 0 (LLVM: huge alignment values are unsupported)")
 
     return verify
 
@@ -241,7 +276,7 @@ register(
         traits=frozenset({READS}),
         format="operands attr-dict `:` functional-type(operands, results)",
         infer=lambda op: [op.operand("pass_thru").type],
-        verify=_verify_masked("res", True),
+        verify=_verify_aligned("res", True),
         eval=_load(SP.masked_load),
     ),
     OpSpec(
@@ -252,7 +287,7 @@ register(
         traits=frozenset({WRITES}),
         format="$value `,` $data `,` $mask attr-dict `:` type($value) `,` type($mask) `into` "
         "type($data)",
-        verify=_verify_masked("value", False),
+        verify=_verify_aligned("value", False),
         eval=_store(SP.masked_store),
     ),
     OpSpec(

@@ -176,6 +176,9 @@ class Attr:
     # MLIR releases up to this one store the attribute as an ArrayAttr of i64 rather than a
     # dense i64 array (shuffle mask, ...): the generic form printed for them must say so.
     array_until: int = 0
+    # The default is the custom form's only: a generic form must spell the attribute out (a
+    # required property whose custom parser fills it in, as ``op_bundle_sizes``).
+    custom_default: bool = False
 
 
 @dataclass(slots=True)
