@@ -120,7 +120,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "check-rules", help="validate every rule on a corpus with the reference interpreter"
     )
     p.add_argument("corpus", nargs="*", help="MLIR files (default: the bundled rule corpus)")
-    p.add_argument("--trials", type=int, default=3, help="random inputs per union (default 3)")
+    p.add_argument(
+        "--trials",
+        type=int,
+        default=3,
+        help="random inputs per union (default 3), on top of the inputs that show every "
+        "special value (NaN, infinities, signed zeros, denormals, extremes, INT_MIN/INT_MAX)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
         "--allow-unfired", action="store_true", help="do not fail when a rule never fired"

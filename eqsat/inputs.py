@@ -6,17 +6,19 @@ import argparse
 import sys
 from pathlib import Path
 
+from frontend.errors import decode_source
+
 
 def read_input(path: str) -> tuple[str, str]:
-    """(text, name) of an MLIR file, or of stdin for ``-``; a clean exit when unreadable."""
+    """(text, name) of an MLIR file, or of stdin for ``-``; a clean exit when unreadable,
+    a ``ParseError`` at the first byte that is not UTF-8."""
     if path == "-":
-        return sys.stdin.read(), "<stdin>"
+        return decode_source(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
     try:
-        return Path(path).read_text(), path
+        data = Path(path).read_bytes()
     except OSError as e:
         raise SystemExit(f"eqsat: error: cannot read {path}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise SystemExit(f"eqsat: error: {path} is not UTF-8 text") from None
+    return decode_source(data, path), path
 
 
 def positive(text: str) -> int:
