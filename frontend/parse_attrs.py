@@ -23,6 +23,7 @@ from frontend.attributes import (
     DictAttr,
     EnumAttr,
     FloatAttr,
+    narrow_nan_to_float,
     IntegerAttr,
     OpaqueAttr,
     StridedLayoutAttr,
@@ -441,6 +442,10 @@ def bits_to_float(bits: int, type_name: str) -> float:
         raise ValueError(f"hexadecimal float literals of type {type_name} are not supported")
     if not 0 <= bits < (1 << width):
         raise ValueError(f"hexadecimal float constant out of range for type {type_name}")
+    m = {"f16": 10, "bf16": 7, "f32": 23}.get(type_name)
+    if m is not None and (bits >> m) & ((1 << (width - 1 - m)) - 1) == (1 << (width - 1 - m)) - 1 \
+            and bits & ((1 << m) - 1):  # a NaN: its quiet bit and payload kept exactly
+        return narrow_nan_to_float(bits, type_name)
     if type_name == "f16":
         return struct.unpack("<e", bits.to_bytes(2, "little"))[0]
     if type_name == "bf16":

@@ -538,8 +538,9 @@ def _fp_to_int(x: Any, src_elem: str, dst_elem: str, lo: int, hi: int) -> Any:
             return hi if v > 0 else lo
         return min(max(math.trunc(v), lo), hi)
 
-    vals = np.asarray(as_elem(x, src_elem)).astype(np.float64)
-    out = np.frompyfunc(conv, 1, 1)(vals)
+    with np.errstate(invalid="ignore"):  # a signalling NaN: not an error here
+        vals = np.asarray(as_elem(x, src_elem)).astype(np.float64)
+        out = np.frompyfunc(conv, 1, 1)(vals)
     return _like(as_elem(np.asarray(out, dtype=object), dst_elem), x)
 
 
