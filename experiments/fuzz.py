@@ -386,7 +386,8 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_shrink:
             from experiments.fuzz_shrink import shrink
 
-            f = shrink(f, [v for v in chosen if v.name == f.stage])
+            stage = [v for v in chosen if v.name == f.stage]
+            f = shrink(f, lambda text, seed: check_program(text, seed, stage))
             print(f"saved {save_regression(f, args.save_dir)}")
         print(f.text)
     print(f"{done} programs, {mismatches} mismatches, {crashes} crashes "

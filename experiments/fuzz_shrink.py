@@ -10,17 +10,19 @@ the original.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
-from experiments.fuzz import Finding, Variant, check_program
 from frontend import MLIRError, parse, print_module
 from frontend.attributes import TypeAttr
 from frontend.ir import Module, Operation
 from frontend.types import FunctionType, VectorType
 
 
-def shrink(f: Finding, chosen: list[Variant], seconds: float = 120.0) -> Finding:
-    """The smallest program found (within ``seconds``) that still fails like ``f``."""
+def shrink(f: Any, check: Callable[[str, int], list[Any]], seconds: float = 120.0) -> Any:
+    """The smallest program found (within ``seconds``) that still fails like finding ``f``
+    (an ``experiments.fuzz.Finding``); ``check(text, input_seed)`` gives a program's
+    findings."""
     deadline = time.perf_counter() + seconds
     current = f
     progress = True
@@ -31,7 +33,7 @@ def shrink(f: Finding, chosen: list[Variant], seconds: float = 120.0) -> Finding
                 break
             same = [
                 x
-                for x in check_program(text, current.input_seed, chosen)
+                for x in check(text, current.input_seed)
                 if x.kind == f.kind and x.stage == f.stage
             ]
             if same:
