@@ -32,11 +32,13 @@ from typing import Any
 
 import numpy as np
 
-from eqsat import special_values
-from eqsat.interpret import Interpreter
-from frontend import MLIRError, parse, print_module
-from frontend.ir import Module
-from frontend.types import MemRefType, Type, VectorType
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script
+
+from eqsat import special_values  # noqa: E402
+from eqsat.interpret import Interpreter  # noqa: E402
+from frontend import MLIRError, parse, print_module  # noqa: E402
+from frontend.ir import Module  # noqa: E402
+from frontend.types import MemRefType, Type, VectorType  # noqa: E402
 
 REGRESSIONS = Path(__file__).resolve().parent.parent / "tests" / "fuzz_regressions"
 TRIALS = 3  # inputs per program: ordinary values, then two of special values
