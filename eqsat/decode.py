@@ -8,6 +8,8 @@ Barriers are re-created with their regions decoded from their own extracted root
 
 from __future__ import annotations
 
+import sys
+
 from functools import cache
 from typing import Any
 
@@ -134,6 +136,9 @@ def term_list(t: Term) -> list[Term]:
     return out
 
 
+DECODE_FRAMES_PER_OP = 8  # value -> op -> value -> ... (strategy expanders add a few)
+
+
 class Decoder:
     """Rebuilds blocks from extracted roots (``roots[block index]``)."""
 
@@ -141,7 +146,15 @@ class Decoder:
         self.roots = roots
 
     def decode_block(self, enc: EncodedBlock, out: Block, outer: dict[int, Value]) -> None:
-        _BlockDecoder(self, enc, out, outer).run()
+        # Decoding recurses along def-use chains: a straight-line block of N ops may need
+        # a few frames per op. Python-to-Python calls do not use the C stack (3.11+), so
+        # the limit can follow the program's size.
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, DECODE_FRAMES_PER_OP * (len(enc.block.ops) + 100)))
+        try:
+            _BlockDecoder(self, enc, out, outer).run()
+        finally:
+            sys.setrecursionlimit(limit)
 
 
 class _BlockDecoder:

@@ -58,3 +58,11 @@ def test_cli_reports_the_stop_reason(tmp_path) -> None:  # type: ignore[no-untyp
     assert "node-limit" in r.stderr or "iteration-limit" in r.stderr
     optimized = parse(r.stdout)
     assert agrees(parse(all_kernels()), optimized)
+
+
+def test_long_straight_line_program_optimizes() -> None:
+    """1,200 ops in one def-use chain: decoding recurses along it and once ran out of Python
+    frames (the CLI said "input nests too deeply" about a valid program)."""
+    module = parse(stress(200))
+    result = optimize_module(module, native=NATIVE)
+    assert agrees(module, result.module)
