@@ -6,7 +6,7 @@ every pure vector op (broadcast, transpose, shape_cast, extract/insert and their
 forms, shuffle, splat, from_elements, interleave, flat_transpose, matrix_multiply, masks,
 step, scan, reductions, contract, outerproduct, bitcast), the memory ops (loads and stores,
 masked, gathers and scatters, expand/compress, transfers with masks, padding and permutation
-maps) and ``scf.for`` loops, over shapes with 0-D, 1-sized and non-power-of-two dims.
+maps), ``vector.mask`` regions and ``scf.for`` loops, over shapes with 0-D, 1-sized and non-power-of-two dims.
 
 Each op is built, then verified on its own: a candidate the verifier rejects is dropped, so
 every program verifies (``Builder.module()`` checks the whole). Memory accesses are drawn
@@ -450,6 +450,31 @@ class _Gen:
                               iterator_types=["reduction"], kind=kind)
         return None
 
+    def masked(self) -> Value | None:
+        """``vector.mask`` around a reduction (the mask has the source's shape)."""
+        x = self.pick_vector(lambda t: t.rank >= 1)
+        if x is None:
+            return None
+        kinds = FLOAT_KINDS if is_float(x.type) else INT_KINDS
+        kind = self.draw(st.sampled_from(kinds))
+        mask = self.mask_for(tuple(x.type.shape))
+        if x.type.rank == 1 and self.draw(st.booleans()):
+            rt: Type = x.type.element
+            acc = self.same_or_new(rt)
+            with self.b.region() as (body, _):
+                r = self.b.op("vector.reduction", [x, acc], [rt], kind=kind)
+                self.b.op("vector.yield", [r])
+        else:
+            dims = sorted(self.draw(st.sets(st.integers(0, x.type.rank - 1), min_size=1)))
+            rest = [d for i, d in enumerate(x.type.shape) if i not in dims]
+            rt = vt(rest, elem_name(x.type)) if rest else x.type.element
+            acc = self.same_or_new(rt)
+            with self.b.region() as (body, _):
+                r = self.b.op("vector.multi_reduction", [x, acc], [rt], kind=kind,
+                              reduction_dims=dims)
+                self.b.op("vector.yield", [r])
+        return self.build("vector.mask", [mask, None], [rt], regions=[body])
+
     # -- memory ---------------------------------------------------------------------------------
     def memory(self) -> Value | None:
         if not self.memrefs:
@@ -568,7 +593,7 @@ OPS: tuple[Callable[[_Gen], Value | None], ...] = (
     _Gen.extract, _Gen.insert, _Gen.element, _Gen.strided, _Gen.shuffle,
     _Gen.splat_from_elements, _Gen.interleave, _Gen.matrix, _Gen.step_bitcast, _Gen.reduction,
     _Gen.reduction, _Gen.contract, _Gen.contract, _Gen.memory, _Gen.memory, _Gen.memory,
-    _Gen.loop,
+    _Gen.masked, _Gen.loop,
 )  # fmt: skip
 LOOP_BODY = (_Gen.binary, _Gen.unary, _Gen.fma, _Gen.transpose, _Gen.broadcast, _Gen.memory)
 
