@@ -6,7 +6,8 @@ every pure vector op (broadcast, transpose, shape_cast, extract/insert and their
 forms, shuffle, splat, from_elements, interleave, flat_transpose, matrix_multiply, masks,
 step, scan, reductions, contract, outerproduct, bitcast), the memory ops (loads and stores,
 masked, gathers and scatters, expand/compress, transfers with masks, padding and permutation
-maps), ``vector.mask`` regions and ``scf.for`` loops, over shapes with 0-D, 1-sized and non-power-of-two dims.
+maps), ``vector.mask`` regions and ``scf.for`` loops, over shapes with 0-D, 1-sized and
+non-power-of-two dims.
 
 Each op is built, then verified on its own: a candidate the verifier rejects is dropped, so
 every program verifies (``Builder.module()`` checks the whole). Memory accesses are drawn
@@ -186,7 +187,7 @@ class _Gen:
 
     # -- element-wise ---------------------------------------------------------------------
     def binary(self) -> Value | None:
-        x = self.pick_vector(lambda t: elem_name(t) != "i1" or True)
+        x = self.pick_vector()
         if x is None:
             return None
         names = FLOAT_BINARY if is_float(x.type) else INT_BINARY

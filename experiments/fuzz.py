@@ -183,7 +183,7 @@ def arg_types_of(module: Module, fn: str = "f") -> list[Type]:
     return list(func.attributes["function_type"].type.inputs)
 
 
-# -- checking ------------------------------------------------------------------------------------
+# -- checking --------------------------------------------------------------------------------------
 @dataclass
 class _Case:
     text: str
@@ -325,7 +325,7 @@ def generate(n: int, seed: int, max_ops: int = 10) -> Iterator[tuple[str, int]]:
     return iter(out)
 
 
-# -- saving ------------------------------------------------------------------------------------------
+# -- saving ----------------------------------------------------------------------------------------
 def save_regression(f: Finding, directory: Path = REGRESSIONS) -> Path:
     """The (shrunk) program as ``directory/<stage>-<hash>.mlir``, its first line the input
     seed and what went wrong."""
@@ -347,7 +347,7 @@ def read_regression(path: Path) -> tuple[str, int]:
     return text, seed
 
 
-# -- main ----------------------------------------------------------------------------------------------
+# -- main ------------------------------------------------------------------------------------------
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=200, help="programs to generate (default 200)")
