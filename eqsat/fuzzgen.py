@@ -6,7 +6,7 @@ every pure vector op (broadcast, transpose, shape_cast, extract/insert and their
 forms, shuffle, splat, from_elements, interleave, flat_transpose, matrix_multiply, masks,
 step, scan, reductions, contract, outerproduct, bitcast), the memory ops (loads and stores,
 masked, gathers and scatters, expand/compress, transfers with masks, padding and permutation
-maps), ``vector.mask`` regions and ``scf.for`` loops, over shapes with 0-D, 1-sized and
+maps), ``vector.print``, ``vector.mask`` regions and ``scf.for`` loops, over shapes with 0-D, 1-sized and
 non-power-of-two dims.
 
 Each op is built, then verified on its own: a candidate the verifier rejects is dropped, so
@@ -476,6 +476,13 @@ class _Gen:
                 self.b.op("vector.yield", [r])
         return self.build("vector.mask", [mask, None], [rt], regions=[body])
 
+    def print_value(self) -> Value | None:
+        """``vector.print`` of a value: its output, in order with the memory effects."""
+        x = self.pick(lambda t: isinstance(t, (VectorType, FloatType, IntegerType)))
+        if x is not None:
+            self.build("vector.print", [x], [])
+        return None
+
     # -- memory ---------------------------------------------------------------------------------
     def memory(self) -> Value | None:
         if not self.memrefs:
@@ -594,9 +601,12 @@ OPS: tuple[Callable[[_Gen], Value | None], ...] = (
     _Gen.extract, _Gen.insert, _Gen.element, _Gen.strided, _Gen.shuffle,
     _Gen.splat_from_elements, _Gen.interleave, _Gen.matrix, _Gen.step_bitcast, _Gen.reduction,
     _Gen.reduction, _Gen.contract, _Gen.contract, _Gen.memory, _Gen.memory, _Gen.memory,
-    _Gen.masked, _Gen.loop,
+    _Gen.masked, _Gen.print_value, _Gen.loop,
 )  # fmt: skip
-LOOP_BODY = (_Gen.binary, _Gen.unary, _Gen.fma, _Gen.transpose, _Gen.broadcast, _Gen.memory)
+LOOP_BODY = (
+    _Gen.binary, _Gen.unary, _Gen.fma, _Gen.transpose, _Gen.broadcast, _Gen.memory,
+    _Gen.print_value,
+)  # fmt: skip
 
 
 @st.composite
