@@ -3,7 +3,9 @@
 Each rule file is installed in *witness mode*: wherever a rule would ``union`` two terms it
 records ``(Witness "rule" lhs rhs)`` instead, so both sides stay apart in the e-graph. After
 saturating a corpus of programs, every witness is extracted side by side, each side decoded
-into a function of the leaves it reads, and both run on random inputs. A difference is a
+into a function of the leaves it reads, and both run on inputs that show every special
+value (NaN, infinities, signed zeros, denormals, INT_MIN/INT_MAX: ``special_values``) and on
+random ones; results must agree bit for bit (any NaN equals any NaN). A difference is a
 counterexample: the rule is unsound. A rule with no witness never fired: it is untested.
 """
 
@@ -17,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from eqsat import special_values
 from eqsat.decode import Decoder, _BlockDecoder, decode_type
 from eqsat.egraph import EGraph
 from eqsat.encode import Encoder
@@ -381,6 +384,7 @@ def _compare(
 ) -> str | None:
     """None if both sides agree on every trial; a message otherwise ("skip: ..." if unsure)."""
     from eqsat.interpret import Interpreter
+    from frontend.types import elem_code
 
     leaves, types, effects = _leaves(lhs, rhs)
     if effects:
@@ -396,8 +400,18 @@ def _compare(
     except Exception as e:  # noqa: BLE001
         return f"skip: not decodable ({type(e).__name__}: {e})"
     text = print_module(module)
-    for _ in range(trials):
-        args = [_random(t, rng) for t in types]
+    defined = 0
+    undefined = ""
+    # Enough trials for every special value to meet every input once (`special_values`).
+    cover = max(
+        (special_values.covering_trials(elem_code(e), int(np.prod(s)))
+         for s, e in map(_shape_elem, types)),
+        default=0,
+    )
+    for trial in range(trials + cover):
+        # Reassociation is exact only up to rounding and overflow: fast-math rules are
+        # checked on ordinary values only.
+        args = [_random(t, rng, 0 if fast_math else trial, i) for i, t in enumerate(types)]
         # Memrefs are written in place and prints go to `out`: both are part of the result.
         outs = []
         try:
@@ -405,8 +419,10 @@ def _compare(
                 out, copied = io.StringIO(), _copy(args)
                 r = Interpreter(module, out=out).call(side, *copied)
                 outs.append((r, [x for x in copied if isinstance(x, np.ndarray)], out.getvalue()))
-        except MLIRError as e:
-            return f"skip: undefined on the random input ({str(e).splitlines()[0]})"
+        except MLIRError as e:  # e.g. special values as indices: try the next input
+            undefined = str(e).splitlines()[0]
+            continue
+        defined += 1
         (a, ma, pa), (b, mb, pb) = outs
         if (
             pa != pb
@@ -419,6 +435,8 @@ def _compare(
             return f"inputs ({shown}): lhs gives {_show(a)}, rhs gives {_show(b)}\n" + "\n".join(
                 "    " + line for line in text.splitlines()
             )
+    if not defined:
+        return f"skip: undefined on every input ({undefined})"
     return None
 
 
@@ -426,42 +444,37 @@ def _copy(args: list[Any]) -> list[Any]:
     return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
 
 
-def _random(t: Type, rng: np.random.Generator) -> Any:
-    from frontend.semantics import dtype_of
+def _shape_elem(t: Type) -> tuple[tuple[int, ...], Type]:
+    if isinstance(t, (VectorType, MemRefType)):
+        return tuple(8 if s is None else s for s in t.shape), t.element  # type: ignore[union-attr]
+    return (), t
+
+
+def _random(t: Type, rng: np.random.Generator, trial: int, leaf: int = 0) -> Any:
+    """An input of type ``t``: ordinary values on trial 0, special values after that (NaN,
+    infinities, signed zeros, denormals, extremes, INT_MIN/INT_MAX: ``special_values``)."""
     from frontend.types import elem_code
 
-    if isinstance(t, (VectorType, MemRefType)):
-        shape = tuple(8 if s is None else s for s in t.shape)  # type: ignore[union-attr]
-        elem = t.element
-    else:
-        shape, elem = (), t
-    if isinstance(elem, FloatType):
-        data = rng.normal(0, 3, shape)  # full precision: inexact rewrites must show
-    elif elem == IntegerType(1):
-        data = rng.integers(0, 2, shape).astype(bool)
-    elif isinstance(elem, IndexType):
-        data = rng.integers(0, 2, shape)
-    else:
-        data = rng.integers(-8, 9, shape)
-    arr = np.asarray(data, dtype=dtype_of(elem_code(elem)))
+    shape, elem = _shape_elem(t)
+    arr = special_values.draw(elem_code(elem), shape, rng, trial, leaf)
     return arr if shape or isinstance(t, VectorType) else arr[()]
 
 
 def _same(a: Any, b: Any, fast_math: bool) -> bool:
+    """Bit-exact (signed zeros apart, any NaN equal to any NaN); with ``fast_math`` within a
+    reassociation's rounding."""
+    if not fast_math:
+        return special_values.same_bits(a, b)
     a, b = np.asarray(a), np.asarray(b)
     if a.shape != b.shape:
         return False
-    if a.dtype.kind == "f" or b.dtype.kind == "f":
-        a64, b64 = a.astype(np.float64), b.astype(np.float64)
-        if fast_math:
-            # Reassociation errors scale with the terms summed, not with the result: a sum
-            # that cancels to near 0 keeps the absolute error of its largest values.
-            finite = np.abs(np.concatenate([a64.ravel(), b64.ravel()]))
-            finite = finite[np.isfinite(finite)]
-            scale = max(1.0, float(finite.max())) if finite.size else 1.0
-            return bool(np.allclose(a64, b64, rtol=1e-5, atol=1e-6 * scale, equal_nan=True))
-        return bool(np.array_equal(a64, b64, equal_nan=True))
-    return bool(np.array_equal(a, b))
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    # Reassociation errors scale with the terms summed, not with the result: a sum that
+    # cancels to near 0 keeps the absolute error of its largest values.
+    finite = np.abs(np.concatenate([a64.ravel(), b64.ravel()]))
+    finite = finite[np.isfinite(finite)]
+    scale = max(1.0, float(finite.max())) if finite.size else 1.0
+    return bool(np.allclose(a64, b64, rtol=1e-5, atol=1e-6 * scale, equal_nan=True))
 
 
 def _show(x: Any) -> str:

@@ -5,17 +5,23 @@ from __future__ import annotations
 import argparse
 import sys
 
-from eqsat.inputs import read_input
+from eqsat.inputs import positive, positive_seconds, read_input
 from frontend import parse, print_module
 
 
+NATIVE_ELEMS = ("f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64", "index")
+
+
 def _native(spec: str | None) -> dict[str, int]:
-    """``f32=8,i32=8`` -> {"f32": 8, "i32": 8}."""
+    """``f32=8,i32=8`` -> {"f32": 8, "i32": 8}; an argparse type (bad usage exits 2)."""
     out: dict[str, int] = {}
     for part in filter(None, (spec or "").split(",")):
         elem, _, lanes = part.partition("=")
-        if not lanes.isdigit() or int(lanes) < 1:
-            raise SystemExit(f"eqsat: error: --native expects ELEM=LANES[,...], got {part!r}")
+        if not lanes.strip().isdigit() or int(lanes) < 1 or elem.strip() not in NATIVE_ELEMS:
+            raise argparse.ArgumentTypeError(
+                f"--native expects ELEM=LANES[,...] with ELEM one of {', '.join(NATIVE_ELEMS)} "
+                f"and LANES >= 1, got {part!r}"
+            )
         out[elem.strip()] = int(lanes)
     return out
 
@@ -89,7 +95,7 @@ def cmd_opt(args: argparse.Namespace) -> int:
     if emit == "hwv" and target is None:
         raise SystemExit("eqsat: error: --emit hwv needs a --target (or a --costs target file)")
     budget = Budget(iterations=args.max_iterations, nodes=args.max_nodes, seconds=args.max_seconds)
-    native = _native(args.native) or None
+    native = args.native or None
     if target is None and native is None:
         native = {}
     from eqsat.extract import ExtractionError
@@ -221,14 +227,17 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--native",
+        type=_native,
         metavar="ELEM=LANES,...",
         help="native vector width per element type, enables unrolling (f32=8)",
     )
     p.add_argument("--fast-math", action="store_true",
                    help="also use rules exact only up to float reassociation (rules/fast-math)")
-    p.add_argument("--max-iterations", type=int, default=30, help="per phase (default 30)")
-    p.add_argument("--max-nodes", type=int, default=100_000, help="per phase (default 100000)")
-    p.add_argument("--max-seconds", type=float, default=5.0, help="per phase (default 5)")
+    p.add_argument("--max-iterations", type=positive, default=30, help="per phase (default 30)")
+    p.add_argument("--max-nodes", type=positive, default=100_000,
+                   help="per phase (default 100000)")
+    p.add_argument("--max-seconds", type=positive_seconds, default=5.0,
+                   help="per phase (default 5)")
     p.add_argument("--generic", action="store_true", help="print every op in generic form")
     p.add_argument("--layout", choices=["nested", "flat"], default="nested",
                    help="n-D vectors as nested LLVM arrays (default) or flattened (--emit llvm/asm)")
@@ -252,7 +261,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "check-rules", help="validate every rule on a corpus with the reference interpreter"
     )
     p.add_argument("corpus", nargs="*", help="MLIR files (default: the bundled rule corpus)")
-    p.add_argument("--trials", type=int, default=3, help="random inputs per union (default 3)")
+    p.add_argument(
+        "--trials",
+        type=int,
+        default=3,
+        help="random inputs per union (default 3), on top of the inputs that show every "
+        "special value (NaN, infinities, signed zeros, denormals, extremes, INT_MIN/INT_MAX)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
         "--allow-unfired", action="store_true", help="do not fail when a rule never fired"

@@ -6,17 +6,19 @@ import argparse
 import sys
 from pathlib import Path
 
+from frontend.errors import decode_source
+
 
 def read_input(path: str) -> tuple[str, str]:
-    """(text, name) of an MLIR file, or of stdin for ``-``; a clean exit when unreadable."""
+    """(text, name) of an MLIR file, or of stdin for ``-``; a clean exit when unreadable,
+    a ``ParseError`` at the first byte that is not UTF-8."""
     if path == "-":
-        return sys.stdin.read(), "<stdin>"
+        return decode_source(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
     try:
-        return Path(path).read_text(), path
+        data = Path(path).read_bytes()
     except OSError as e:
         raise SystemExit(f"eqsat: error: cannot read {path}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise SystemExit(f"eqsat: error: {path} is not UTF-8 text") from None
+    return decode_source(data, path), path
 
 
 def positive(text: str) -> int:
@@ -28,3 +30,14 @@ def positive(text: str) -> int:
     if n < 1:
         raise argparse.ArgumentTypeError(f"must be >= 1, got {n}")
     return n
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds > 0."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < x < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text}")
+    return x

@@ -32,7 +32,13 @@ from frontend.types import FunctionType, MemRefType, TensorType, Type, VectorTyp
 __all__ = ["Interpreter", "RuntimeFault", "run_function"]
 
 # Python exceptions a running program can provoke in the kernels; anything else is a bug here.
-_FAULTS = (SemanticsError, ArithmeticError, IndexError, ValueError, RecursionError)
+_FAULTS = (
+    SemanticsError, ArithmeticError, IndexError, ValueError, RecursionError, MemoryError
+)  # fmt: skip
+# The most elements one vector or memref value may hold (2^26: 256 MB of f32). A program
+# declaring more (`vector<1000000000xf32>`) is refused when its block is planned, at the op,
+# instead of allocating gigabytes or dying in numpy.
+MAX_ELEMENTS = 1 << 26
 MAX_CALL_DEPTH = 1000  # func.call nesting; deeper recursion is reported as a fault
 _PY_FRAMES = 40  # Python recursion limit per MLIR call level (regions nest inside calls)
 
@@ -170,6 +176,7 @@ class Interpreter:
         """A Python/numpy argument as a runtime value, and how to copy writes back if needed."""
         if isinstance(t, MemRefType):
             return self._memref_arg(a, t, what)
+        _check_kind(a, t, what)
         try:
             e = elem(t)
             if isinstance(t, VectorType):
@@ -191,6 +198,7 @@ class Interpreter:
             return a, None
         if not isinstance(a, np.ndarray):
             raise TypeError(f"{what}: a memref argument must be a numpy array")
+        _check_kind(a, t, what)
         e, vs = elem(t), shape(self, t.element)
         sizes = a.shape[: a.ndim - len(vs)] if a.ndim >= len(vs) else None
         if (
@@ -271,6 +279,8 @@ class Interpreter:
     # ------------------------------------------------------------------ the loop
 
     def _plan(self, block: Block) -> list[_Step]:
+        for op in block.ops:
+            _check_size(op)
         steps = [_plan_op(op) for op in block.ops]
         self._plans[block] = steps
         return steps
@@ -313,10 +323,42 @@ class Interpreter:
         return []
 
 
+def _check_kind(a: Any, t: Type, what: str) -> None:
+    """Refuse arguments whose values cannot be of ``t``'s element type (strings, objects,
+    floats for integers) with a ``TypeError`` naming the argument, before numpy fails on them."""
+    from frontend.types import FloatType, IndexType, IntegerType
+
+    kind = np.asarray(a).dtype.kind if not isinstance(a, (bool, int, float)) else None
+    e = getattr(t, "element", t)
+    if kind is None or isinstance(e, VectorType):
+        return
+    ok = "fiub" if isinstance(e, FloatType) else "iub" if isinstance(
+        e, (IntegerType, IndexType)) else None  # fmt: skip
+    if ok is not None and kind not in ok:
+        raise TypeError(f"{what}: values of dtype {np.asarray(a).dtype} do not fit {t}")
+
+
+def _check_size(op: Operation) -> None:
+    for r in op.results:
+        t = r.type
+        if isinstance(t, (VectorType, MemRefType)):
+            n = 1
+            for d in t.shape:
+                n *= d or 1
+            if n > MAX_ELEMENTS:
+                raise RuntimeFault(
+                    f"'{op.name}' op result of type {t} has {n} elements; the reference "
+                    f"interpreter holds at most {MAX_ELEMENTS} per value",
+                    op.loc,
+                )
+
+
 def _fault(op: Operation, e: BaseException) -> RuntimeFault:
     msg = str(e) if isinstance(e, SemanticsError) else f"{type(e).__name__}: {e}"
     if isinstance(e, RecursionError):
         msg = "the program nests or recurses too deeply"
+    elif isinstance(e, MemoryError):
+        msg = "out of memory"
     return RuntimeFault(f"'{op.name}' op runtime fault: {msg}", op.loc)
 
 

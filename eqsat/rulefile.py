@@ -23,6 +23,7 @@ from pathlib import Path
 from egglog import bindings
 
 from eqsat.egraph import EGraph, byte_span_to_line_col, to_rule_error
+from frontend.errors import decode_source
 
 RULES_PACKAGE = "rules"
 
@@ -100,7 +101,7 @@ def find(name: str | Path) -> Path:
 def load(name: str | Path) -> RuleFile:
     """Read and parse a rule file; a syntax error raises ``RuleError`` at its line."""
     path = find(name)
-    return parse(path.read_text(encoding="utf-8"), path)
+    return parse(decode_source(path.read_bytes(), str(path)), path)
 
 
 def parse(text: str, path: Path) -> RuleFile:

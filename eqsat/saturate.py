@@ -3,7 +3,8 @@
 Like egg's ``Runner``, every phase stops for a reason given as data (``StopReason``) and records
 each iteration. Two mechanisms bound growth (DESIGN section 3):
 
-- between iterations we read the e-node count (~4 us) and the clock, and stop at the limits;
+- between iterations we read the e-node count (~4 us) and the clock, and stop at the limits
+  (or before the time limit, when one more iteration as long as the last would overrun it);
 - inside an iteration egglog's back-off scheduler holds back any rule whose matches exceed its
   match limit (the limit and the ban double each time the rule is banned), so one iteration
   cannot multiply the graph 30-fold before we get to look.
@@ -213,7 +214,11 @@ def _run_phase(egraph: EGraph, phase: Phase, count_classes: bool) -> PhaseReport
         if nodes > phase.node_limit:
             stop = StopReason.NODE_LIMIT
             break
-        if now - start >= phase.time_limit:
+        # Stop at the budget, or before it when another iteration as long as the last one
+        # would end more than 10% past it: one iteration cannot be interrupted.
+        if now - start >= phase.time_limit or (
+            (now - start) + (now - t0) > phase.time_limit * 1.1
+        ):
             stop = StopReason.TIME_LIMIT
             break
         if idle_run >= MAX_IDLE_STEPS:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from frontend.errors import MLIRError, ParseError, VerifyError
+from frontend.errors import MLIRError, ParseError, VerifyError, decode_source
 from frontend.ir import Block, Module, Operation, Region, Value, gc_paused
 from frontend.parser import parse_module
 from frontend.printer import print_module
@@ -21,7 +21,7 @@ def parse(text: str, file: str = "<input>", verify: bool = True) -> Module:
 
 
 def parse_file(path: str | Path, verify: bool = True) -> Module:
-    return parse(Path(path).read_text(), str(path), verify)
+    return parse(decode_source(Path(path).read_bytes(), str(path)), str(path), verify)
 
 
 __all__ = [

@@ -50,8 +50,36 @@ def fit_int(value: int, t: Type) -> int | None:
     return value - (1 << width)
 
 
+# Mantissa bits of the narrow float types. A NaN of one of them is held in a Python float
+# with its mantissa shifted up into float64's: its quiet bit and payload survive (a C
+# float -> double conversion would quiet a signalling NaN, and struct's f16 drops payloads).
+_MANTISSA = {"f16": 10, "bf16": 7, "f32": 23}
+
+
+def narrow_nan_to_float(bits: int, type_name: str) -> float:
+    """The Python float holding the NaN of ``type_name`` with IEEE bit pattern ``bits``."""
+    m = _MANTISSA[type_name]
+    width = {"f16": 16, "bf16": 16, "f32": 32}[type_name]
+    sign = bits >> (width - 1) & 1
+    mantissa = bits & ((1 << m) - 1)
+    wide = sign << 63 | 0x7FF << 52 | mantissa << (52 - m)
+    return struct.unpack("<d", wide.to_bytes(8, "little"))[0]
+
+
+def float_to_narrow_nan(value: float, type_name: str) -> int:
+    """The bit pattern of NaN ``value`` in ``type_name`` (inverse of ``narrow_nan_to_float``;
+    a payload only in bits the type lacks becomes the quiet NaN)."""
+    m = _MANTISSA[type_name]
+    width = {"f16": 16, "bf16": 16, "f32": 32}[type_name]
+    wide = struct.unpack("<Q", struct.pack("<d", value))[0]
+    mantissa = (wide & ((1 << 52) - 1)) >> (52 - m) or 1 << (m - 1)
+    return (wide >> 63) << (width - 1) | ((1 << (width - 1 - m)) - 1) << m | mantissa
+
+
 def round_float(value: float, type_name: str) -> float:
     """``value`` rounded to the precision of ``type_name`` (overflow gives +-inf, as in MLIR)."""
+    if value != value and type_name in _MANTISSA:  # NaN: keep what the type can hold
+        return narrow_nan_to_float(float_to_narrow_nan(value, type_name), type_name)
     if type_name in _PACK and type_name != "f64" and math.isfinite(value):
         try:
             return struct.unpack(_PACK[type_name], struct.pack(_PACK[type_name], value))[0]
@@ -77,6 +105,9 @@ def format_float(value: float, type_name: str = "f64") -> str:
     MLIR prints ``%e`` with six digits when that round-trips; otherwise it needs more
     digits. NaNs keep their payload through the hexadecimal form, as MLIR prints them.
     """
+    if math.isnan(value) and type_name in _MANTISSA:
+        digits = {"f16": 4, "bf16": 4, "f32": 8}[type_name]
+        return f"0x{float_to_narrow_nan(value, type_name):0{digits}X}"
     if math.isnan(value) or math.isinf(value):
         if type_name in _PACK:
             raw = struct.pack(_PACK[type_name], value)

@@ -7,7 +7,7 @@ import struct
 
 import numpy as np
 
-from frontend.attributes import fit_int, round_float
+from frontend.attributes import fit_int, narrow_nan_to_float, round_float
 from frontend.types import FloatType, IndexType, IntegerType, Type
 
 
@@ -21,6 +21,10 @@ def bits_to_float(bits: int, type_name: str) -> float:
         raise ValueError(f"hexadecimal float literals of type {type_name} are not supported")
     if not 0 <= bits < (1 << width):
         raise ValueError(f"hexadecimal float constant out of range for type {type_name}")
+    m = {"f16": 10, "bf16": 7, "f32": 23}.get(type_name)
+    exp_ones = (1 << (width - 1 - m)) - 1 if m is not None else 0
+    if m is not None and (bits >> m) & exp_ones == exp_ones and bits & ((1 << m) - 1):
+        return narrow_nan_to_float(bits, type_name)  # a NaN: quiet bit and payload kept exactly
     if type_name == "f16":
         return struct.unpack("<e", bits.to_bytes(2, "little"))[0]
     if type_name == "bf16":

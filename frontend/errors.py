@@ -103,3 +103,18 @@ class VerifyError(MLIRError):
 class RuntimeFault(MLIRError):
     """Running the program went wrong at this op: out-of-bounds access, division by zero, a
     call to a function without a body, other undefined behaviour."""
+
+
+def decode_source(data: bytes, file: str) -> str:
+    """``data`` as UTF-8 text; a ``ParseError`` at the line and column of the first byte that
+    is not UTF-8 otherwise (binary junk gets a position like every other error)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        good = len(data[: e.start].decode("utf-8"))
+        shown = data.decode("utf-8", errors="replace")  # the valid prefix keeps its offsets
+        byte = data[e.start]
+        raise ParseError(
+            f"invalid UTF-8 byte 0x{byte:02x}: the input must be UTF-8 text",
+            SourceLoc(file, shown, good),
+        ) from None

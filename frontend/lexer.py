@@ -80,7 +80,12 @@ class Lexer:
         if self.pos >= len(self.text):
             return "end of input"
         m = _FOUND.match(self.text, self.pos)
-        return f"'{m.group(0)}'" if m else "end of input"
+        if not m:
+            return "end of input"
+        tok = m.group(0)
+        if not tok.isprintable():  # a control character: show it, do not print it
+            return "character " + ascii(tok)
+        return f"'{tok}'"
 
     # -- primitives ---------------------------------------------------------------------
     # The hot paths: a cursor usually already sits on a token, so whitespace is only looked

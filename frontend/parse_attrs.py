@@ -22,6 +22,7 @@ from frontend.attributes import (
     DictAttr,
     EnumAttr,
     FloatAttr,
+    narrow_nan_to_float,
     IntegerAttr,
     OpaqueAttr,
     StridedLayoutAttr,

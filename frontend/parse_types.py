@@ -176,6 +176,8 @@ class TypeParser(Lexer):
             else:
                 shape.append(None if m.group(2) else int(m.group(1)))
                 scalable.append(False)
+            if (shape[-1] or 0) >= 1 << 63:
+                raise self.error("dimension size does not fit in 64 bits", start)
             self.pos = m.end()
 
     def _vector(self) -> VectorType:

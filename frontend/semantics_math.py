@@ -256,7 +256,8 @@ def _two_sum_round_to_odd(p: np.ndarray, c: np.ndarray) -> np.ndarray:
 def fma(a: Any, b: Any, c: Any, elem: str) -> Any:
     """a*b + c with a single rounding to the element type (IEEE fusedMultiplyAdd)."""
     _need_float(elem, "fma")
-    x, y, z = (np.asarray(as_elem(v, elem)).astype(np.float64) for v in (a, b, c))
+    with np.errstate(all="ignore"):  # widening a signalling NaN raises "invalid": not an error
+        x, y, z = (np.asarray(as_elem(v, elem)).astype(np.float64) for v in (a, b, c))
     x, y, z = np.broadcast_arrays(x, y, z)
     finite = np.isfinite(x) & np.isfinite(y) & np.isfinite(z)
     with np.errstate(all="ignore"):

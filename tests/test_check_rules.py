@@ -43,3 +43,43 @@ def test_unsound_rule_gives_a_counterexample_and_unfired_rule_is_listed(tmp_path
     assert [r.rule.label for r in report.unfired()] == ["never-fires"]
     assert not report.ok()
     assert "UNSOUND transpose-vanishes" in report.format()
+
+
+# Rules wrong only on special values: random finite inputs never show them.
+SUBTLE = """
+(ruleset subtle)
+; x + 0.0 == x   (wrong: -0.0 + 0.0 is +0.0)
+(rewrite (ArithAddf t x (ArithConstant t "dense<0.000000e+00> : vector<4xf32>") f) x
+         :ruleset subtle :name "add-zero-vanishes")
+; maximumf(x, y) == maxnumf(x, y)   (wrong: maximumf propagates NaN, maxnumf ignores it)
+(rewrite (ArithMaximumf t x y f) (ArithMaxnumf t x y f) :ruleset subtle :name "maximum-as-maxnum")
+; maxsi(x, y) == x - min(x - y, 0)... here: maxsi(x, y) == select(x - y > 0, x, y)
+; (wrong when x - y overflows: INT_MIN and INT_MAX)
+(rewrite (ArithMaxsi t x y)
+         (ArithSelect t (ArithCmpi (VT (vec-of 4) "i1") (ArithSubi t x y "none")
+                        (ArithConstant t "dense<0> : vector<4xi32>") 4) x y)
+         :ruleset subtle :name "maxsi-by-difference")
+"""
+
+SUBTLE_PROGRAM = """
+func.func @f(%a: vector<4xf32>, %b: vector<4xf32>, %i: vector<4xi32>, %j: vector<4xi32>)
+    -> (vector<4xf32>, vector<4xf32>, vector<4xi32>) {
+  %z = arith.constant dense<0.0> : vector<4xf32>
+  %0 = arith.addf %a, %z : vector<4xf32>
+  %1 = arith.maximumf %a, %b : vector<4xf32>
+  %2 = arith.maxsi %i, %j : vector<4xi32>
+  return %0, %1, %2 : vector<4xf32>, vector<4xf32>, vector<4xi32>
+}
+"""
+
+
+def test_rules_wrong_only_on_special_values_are_caught(tmp_path: Path) -> None:
+    program = tmp_path / "p.mlir"
+    program.write_text(SUBTLE_PROGRAM)
+    rules = parse_rules(SUBTLE, tmp_path / "subtle.egg")
+    report = check_rules([program], rule_files=[rules])
+    assert not report.errors, report.errors
+    assert sorted(r.rule.label for r in report.unsound()) == [
+        "add-zero-vanishes", "maximum-as-maxnum", "maxsi-by-difference"
+    ], report.format()
+

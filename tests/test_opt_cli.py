@@ -61,9 +61,12 @@ def test_missing_rule_file_is_an_error(capsys: pytest.CaptureFixture[str]) -> No
     assert "no rule file" in capsys.readouterr().err
 
 
-def test_bad_native_spec_is_an_error() -> None:
-    with pytest.raises(SystemExit, match="--native expects"):
-        main(["opt", EXAMPLE, "--native", "f32=eight"])
+@pytest.mark.parametrize("spec", ["f32=eight", "f32=0", "q7=8", "junk"])
+def test_bad_native_spec_is_a_usage_error(spec: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main(["opt", EXAMPLE, "--native", spec])
+    assert exit.value.code == 2
+    assert "--native expects" in capsys.readouterr().err
 
 
 def test_schema_documents_every_constructor(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,5 @@
+func.func @f(%a: vector<4xf32>) -> vector<4xf32> {
+  %0 = arith.addf %a, %a : vector<4xf32>
+  %0 = arith.mulf %a, %a : vector<4xf32>
+  return %0 : vector<4xf32>
+}

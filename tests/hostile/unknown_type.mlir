@@ -1,0 +1,3 @@
+func.func @f(%a: vector<4xq32>) {
+  return
+}

@@ -1,0 +1,4 @@
+func.func @f() {
+  vector.print str "no end
+  return
+}

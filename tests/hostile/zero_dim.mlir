@@ -1,0 +1,3 @@
+func.func @f(%a: vector<0xf32>) {
+  return
+}

@@ -1,0 +1,197 @@
+"""Hostile input, through the command line as a user runs it: every malformed file gets exit
+status 1 and one ``FILE:LINE:COL: error: ...`` line (or the CLI's own ``eqsat: error:``
+message), bad usage gets exit status 2; never a traceback, never a hang (each run has a
+timeout). The corpus is ``tests/hostile/``; deeply nested and random inputs are made here."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+HOSTILE = Path(__file__).parent / "hostile"
+EXAMPLE = str(Path(__file__).parent.parent / "examples" / "matmul_transpose.mlir")
+# Files that parse: they go wrong only when run.
+RUN_ONLY = {"huge_shape", "runtime_out_of_bounds", "runtime_division_by_zero"}
+MLIR = sorted(p for p in HOSTILE.glob("*.mlir") if p.stem not in RUN_ONLY)
+RUNS = sorted(p for p in HOSTILE.glob("*.mlir") if p.stem in RUN_ONLY)
+TIMEOUT = 120
+
+
+def eqsat(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "eqsat.cli", *args],
+        capture_output=True,
+        text=True,
+        errors="replace",
+        timeout=TIMEOUT,
+    )
+
+
+def assert_located_error(r: subprocess.CompletedProcess[str], path: Path | str) -> None:
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert "Traceback" not in r.stderr, r.stderr
+    first = r.stderr.splitlines()[0]
+    assert re.match(rf"{re.escape(str(path))}:\d+:\d+: error: \S", first), first
+
+
+@pytest.mark.parametrize("path", MLIR, ids=lambda p: p.stem)
+def test_malformed_mlir_is_one_located_error(path: Path) -> None:
+    assert_located_error(eqsat("parse", str(path)), path)
+
+
+@pytest.mark.parametrize("path", MLIR[::4], ids=lambda p: p.stem)
+def test_opt_reports_the_same_errors(path: Path) -> None:
+    assert_located_error(eqsat("opt", str(path)), path)
+
+
+@pytest.mark.parametrize("path", RUNS, ids=lambda p: p.stem)
+def test_run_time_faults_are_located_errors(path: Path) -> None:
+    """Out-of-bounds access, division by zero, a vector<1000000000xf32> (refused before it
+    is allocated: the interpreter holds at most 2^26 elements per value)."""
+    assert_located_error(eqsat("run", str(path)), path)
+
+
+def test_huge_shapes_parse_and_optimize_without_allocating() -> None:
+    """Shapes are only numbers until something runs: parse and opt are fast and small."""
+    path = HOSTILE / "huge_shape.mlir"
+    assert eqsat("parse", str(path)).returncode == 0
+    r = eqsat("opt", str(path), "--native", "f32=8")
+    assert r.returncode == 0, r.stderr
+    assert "vector<1000000000xf32>" in r.stdout
+
+
+NESTED = {
+    "regions": lambda n: "func.func @f(%c: i1) {\n" + "scf.if %c {\n" * n + "}\n" * n
+    + "return\n}\n",
+    "attributes": lambda n: "func.func @f() attributes {x = " + "[" * n + "]" * n
+    + "} {\n return\n}\n",
+    "types": lambda n: "func.func @f(%a: " + "tuple<" * n + "i32" + ">" * n
+    + ") {\n return\n}\n",
+    "affine": lambda n: "func.func @f(%m: memref<4xf32>) {\n %c0 = arith.constant 0 : index\n"
+    " %p = arith.constant 0.0 : f32\n %0 = vector.transfer_read %m[%c0], %p "
+    "{permutation_map = affine_map<(d0) -> (" + "(" * n + "d0" + ")" * n + ")>} : "
+    "memref<4xf32>, vector<4xf32>\n return\n}\n",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(NESTED))
+def test_ten_thousand_levels_of_nesting(kind: str, tmp_path: Path) -> None:
+    path = tmp_path / f"deep_{kind}.mlir"
+    path.write_text(NESTED[kind](10_000))
+    assert_located_error(eqsat("parse", str(path)), path)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_binary_junk(seed: int, tmp_path: Path) -> None:
+    path = tmp_path / "junk.mlir"
+    data = np.random.default_rng(seed).integers(0, 256, 4096, dtype=np.uint8).tobytes()
+    path.write_bytes(data)
+    assert_located_error(eqsat("parse", str(path)), path)
+
+
+def test_binary_junk_names_the_first_bad_byte(tmp_path: Path) -> None:
+    path = tmp_path / "j.mlir"
+    path.write_bytes(b"func.func @f() {\n  %0 = ar\xffith\n}\n")
+    r = eqsat("parse", str(path))
+    assert_located_error(r, path)
+    assert r.stderr.startswith(f"{path}:2:10: error: invalid UTF-8 byte 0xff")
+
+
+def test_binary_junk_on_stdin() -> None:
+    r = subprocess.run([sys.executable, "-m", "eqsat.cli", "parse", "-"], input=b"\x00\xff",
+                       capture_output=True, timeout=TIMEOUT)
+    assert r.returncode == 1
+    assert r.stderr.decode().startswith("<stdin>:1:2: error: invalid UTF-8 byte 0xff")
+
+
+@pytest.mark.parametrize("path", sorted((HOSTILE / "rules").glob("*.egg")), ids=lambda p: p.stem)
+def test_malformed_rule_files(path: Path) -> None:
+    assert_located_error(eqsat("opt", EXAMPLE, "--rules", str(path)), path)
+
+
+@pytest.mark.parametrize("path", sorted((HOSTILE / "costs").glob("*.toml")), ids=lambda p: p.stem)
+def test_malformed_cost_tables(path: Path) -> None:
+    r = eqsat("opt", EXAMPLE, "--costs", str(path))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.startswith(f"eqsat: error: cannot read cost table {path}"), r.stderr
+
+
+@pytest.mark.parametrize(
+    "path", sorted((HOSTILE / "targets").glob("*.toml")), ids=lambda p: p.stem
+)
+def test_malformed_target_files(path: Path) -> None:
+    from eqsat.targets import TargetError, load_target
+
+    with pytest.raises(TargetError, match=rf"^{re.escape(str(path))}:\d+: error: \S"):
+        load_target(path)
+
+
+def test_unknown_target_names_the_known_ones() -> None:
+    from eqsat.targets import TargetError, load_target
+
+    with pytest.raises(TargetError, match="unknown target 'pdp11' \\(known: .*avx2"):
+        load_target("pdp11")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["opt", EXAMPLE, "--native", "f32=junk"],
+        ["opt", EXAMPLE, "--native", "\x7f\x01=8"],
+        ["opt", EXAMPLE, "--native", "f32=0"],
+        ["opt", EXAMPLE, "--max-seconds", "-1"],
+        ["opt", EXAMPLE, "--max-nodes", "0"],
+        ["opt", EXAMPLE, "--emit", "nonsense"],
+        ["run", EXAMPLE, "--vscale", "0"],
+        ["frobnicate"],
+        [],
+    ],
+    ids=lambda a: " ".join(a[:1] + a[2:]) or "nothing",
+)
+def test_bad_usage_exits_2(args: list[str]) -> None:
+    r = eqsat(*args)
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr and "error:" in r.stderr
+
+
+@pytest.mark.parametrize("target", ["no/such/file.mlir", str(HOSTILE)])
+def test_unreadable_input(target: str) -> None:
+    r = eqsat("parse", target)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.startswith(f"eqsat: error: cannot read {target}"), r.stderr
+
+
+# -- the Python API ------------------------------------------------------------------------
+API = """
+func.func @f(%a: vector<4xf32>, %m: memref<2x3xi32>) -> vector<4xf32> {
+  return %a : vector<4xf32>
+}
+"""
+GOOD = (np.zeros(4, np.float32), np.zeros((2, 3), np.int32))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((), "takes 2 arguments, got 0"),
+        ((GOOD[0],), "takes 2 arguments, got 1"),
+        ((np.zeros(5, np.float32), GOOD[1]), "argument 0 of @f: shape"),
+        ((GOOD[0], np.zeros((3, 2), np.int32)), "argument 1 of @f: array of shape"),
+        ((GOOD[0], np.zeros((2, 3), np.float32)), "argument 1 of @f: values of dtype float32"),
+        (("abc", GOOD[1]), "argument 0 of @f: values of dtype <U3"),
+        ((np.zeros(4, object), GOOD[1]), "argument 0 of @f: values of dtype object"),
+        ((GOOD[0], [[1, 2, 3], [4, 5, 6]]), "argument 1 of @f: a memref argument must be"),
+        ((None, GOOD[1]), "argument 0 of @f"),
+    ],
+)
+def test_interpreter_api_rejects_wrong_arrays(args: tuple, message: str) -> None:
+    from eqsat.interpret import Interpreter
+    from frontend import parse
+
+    with pytest.raises(TypeError, match=re.escape(message)):
+        Interpreter(parse(API)).call("f", *args)
