@@ -9,8 +9,6 @@ Barriers are re-created with their regions decoded from their own extracted root
 from __future__ import annotations
 
 import sys
-
-from functools import cache
 from typing import Any
 
 from eqsat.encode import EncodedBlock
