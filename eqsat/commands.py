@@ -57,7 +57,7 @@ def _target_and_costs(
                 is_target = "target" in tomllib.load(f)
         except OSError as e:
             raise SystemExit(f"eqsat: error: cannot read cost table {args.costs}: {e}") from None
-        except tomllib.TOMLDecodeError:
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError):
             is_target = True  # let the target loader report it at its line
         if is_target:
             target = load_target(args.costs)

@@ -118,7 +118,18 @@ def test_malformed_rule_files(path: Path) -> None:
 def test_malformed_cost_tables(path: Path) -> None:
     r = eqsat("opt", EXAMPLE, "--costs", str(path))
     assert r.returncode == 1 and "Traceback" not in r.stderr
-    assert r.stderr.startswith(f"eqsat: error: cannot read cost table {path}"), r.stderr
+    # A file that is not TOML text is read as a target file and reported at its line.
+    located = re.match(rf"{re.escape(str(path))}:\d+: error: \S", r.stderr)
+    assert located or r.stderr.startswith(f"eqsat: error: cannot read cost table {path}"), r.stderr
+
+
+@pytest.mark.parametrize(
+    "path", sorted((HOSTILE / "targets").glob("*.toml")), ids=lambda p: p.stem
+)
+def test_malformed_target_files_through_the_cli(path: Path) -> None:
+    r = eqsat("opt", EXAMPLE, "--target", str(path))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert re.match(rf"{re.escape(str(path))}(:\d+)?: error: \S", r.stderr), r.stderr
 
 
 @pytest.mark.parametrize(

@@ -20,12 +20,31 @@ from frontend.ops.runtime import elem
 from frontend.types import FunctionType, MemRefType, VectorType
 
 PACKED = "_eqsat_packed_"
+# The widest vector value compiled: LLVM's instruction selection does not scale past a few
+# thousand lanes per value, and a huge one would hang it; the interpreter takes larger ones.
+MAX_VECTOR_ELEMENTS = 1 << 16
+
+
+def _check_sizes(source: Module) -> None:
+    """Refuse (with the op's location) vector values too wide to compile."""
+    for op in source.walk():
+        for v in op.results:
+            t = v.type
+            if isinstance(t, VectorType) and not t.is_scalable:
+                if t.num_elements() > MAX_VECTOR_ELEMENTS:
+                    raise CodegenError(
+                        f"'{op.name}' op: {t} has {t.num_elements()} elements; code generation "
+                        f"takes at most {MAX_VECTOR_ELEMENTS} per vector value "
+                        "(run it with --target interp, or tile it with eqsat opt --target)",
+                        op,
+                    )
 
 
 def emit_module(
     source: Module, layout: str = "nested", reassoc: bool = False, checked: bool = False
 ) -> ModuleEmitter:
     """The LLVM module of every function and global of source."""
+    _check_sizes(source)
     m = ModuleEmitter(
         ir.Module(name=source.name or "eqsat"),
         source,

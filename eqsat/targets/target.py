@@ -225,11 +225,15 @@ def load_target(name_or_path: str | Path) -> Target:
     text_path = str(name_or_path)
     if text_path.endswith(".toml") or "/" in text_path:
         try:
-            return parse_target(Path(text_path).read_text(), text_path)
+            data = Path(text_path).read_bytes()
+            return parse_target(data.decode("utf-8"), text_path)
         except OSError as e:
             raise TargetError(text_path, None, f"cannot read target file: {e.strerror}") from None
-        except UnicodeDecodeError:
-            raise TargetError(text_path, None, "target file is not UTF-8 text") from None
+        except UnicodeDecodeError as e:
+            line = data[: e.start].count(b"\n") + 1
+            raise TargetError(
+                text_path, line, f"invalid UTF-8 byte 0x{data[e.start]:02x}: target files are text"
+            ) from None
     names = builtin_targets()
     if text_path not in names:
         raise TargetError(
