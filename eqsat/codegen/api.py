@@ -44,7 +44,7 @@ def emit_llvm_ir(
     ``_eqsat_packed_<name>`` entry points, with the target's triple. ``checked``: memory
     accesses are bounds-checked (a located RuntimeFault instead of undefined behaviour)."""
     t = _target(target)
-    m = emit_module(_module(module), layout, reassoc, checked)
+    m = emit_module(_module(module), layout, reassoc, checked, t.triple, t.features)
     m.module.triple = t.triple
     return str(m.module)
 

@@ -45,8 +45,17 @@ class ModuleEmitter:
     reassoc: bool = False
     checked: bool = False  # bounds-check memory accesses: a fault instead of a wild access
     lowerings: dict[str, Lowering] = field(default_factory=dict)
+    # the target's triple and enabled CPU features (LLVM's names, e.g. "avx2"): target
+    # intrinsics are emitted only where these say the target has them
+    triple: str = ""
+    features: frozenset[str] = frozenset()
     functions: dict[str, ir.Function] = field(default_factory=dict)
     globals: dict[str, ir.GlobalVariable] = field(default_factory=dict)
+
+    def has(self, *features: str) -> bool:
+        """Does the target have every one of these CPU features (x86 ones on x86 triples,
+        AArch64 ones on aarch64 triples)?"""
+        return all(f in self.features for f in features)
 
     def declare(self, name: str, ret: ir.Type, args: Sequence[ir.Type]) -> ir.Function:
         fn = self.module.globals.get(name)

@@ -23,9 +23,15 @@ PACKED = "_eqsat_packed_"
 
 
 def emit_module(
-    source: Module, layout: str = "nested", reassoc: bool = False, checked: bool = False
+    source: Module,
+    layout: str = "nested",
+    reassoc: bool = False,
+    checked: bool = False,
+    triple: str = "",
+    features: str = "",
 ) -> ModuleEmitter:
-    """The LLVM module of every function and global of source."""
+    """The LLVM module of every function and global of source; ``triple`` and ``features``
+    (LLVM's feature string, "+avx2,-avx512f") say which target intrinsics may be used."""
     m = ModuleEmitter(
         ir.Module(name=source.name or "eqsat"),
         source,
@@ -33,6 +39,8 @@ def emit_module(
         reassoc=reassoc,
         checked=checked,
         lowerings=LOWERINGS,
+        triple=triple,
+        features=enabled_features(triple, features),
     )
     for op in source.ops:
         if op.name == "memref.global":
@@ -56,6 +64,17 @@ def emit_module(
         if m.functions[op.attributes["sym_name"].value].blocks:
             _emit_packed(m, op)
     return m
+
+
+def enabled_features(triple: str, features: str) -> frozenset[str]:
+    """The features a feature string turns on ("+avx2"), for the triple's architecture
+    only (an x86 feature named on an AArch64 triple is not there, and the reverse)."""
+    on = {f[1:] for f in features.split(",") if f.startswith("+")}
+    off = {f[1:] for f in features.split(",") if f.startswith("-")}
+    arch = triple.split("-")[0]
+    if not (arch in ("x86_64", "i386", "i686") or arch.startswith("aarch64")):
+        return frozenset()
+    return frozenset(on - off) | frozenset({arch.split("_")[0] if arch.startswith("x86") else "aarch64"})
 
 
 def emit_function(m: ModuleEmitter, func: Operation) -> None:
