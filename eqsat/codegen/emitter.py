@@ -70,6 +70,8 @@ def mangle(t: ir.Type) -> str:
         return f"v{t.count}{mangle(t.element)}"
     if isinstance(t, ir.IntType):
         return f"i{t.width}"
+    if isinstance(t, ir.PointerType):
+        return "p0"
     name = str(t)
     return {"float": "f32", "double": "f64", "half": "f16", "bfloat": "bf16"}.get(name, name)
 
