@@ -47,7 +47,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         target = target or best_host_target() or "interp"
         if target != "interp":
             try:
-                run(module, target, args.entry, args.layout, args.reassoc)
+                run(module, target, args.entry, args.layout, args.reassoc, args.matrix_layout)
                 return 0
             except CodegenError:
                 if explicit:

@@ -115,3 +115,20 @@ def test_float_reductions_match_the_interpreter_bit_for_bit(
     for opt in (0, 3):
         got = compile(src, host, opt=opt).r(s, v)
         assert np.float32(got).tobytes() == np.float32(want).tobytes()
+
+
+@pytest.mark.parametrize("name", ["removed_matrix_multiply", "removed_flat_transpose"])
+def test_matrix_ops_follow_the_runs_matrix_layout(name: str) -> None:
+    """Compiled as the interpreter runs them with --matrix-layout column-major."""
+    host = next(t for t in ("avx2", "x86-64-v2") if load_target(t).runs_on_host())
+    path = PROGRAMS / f"{name}.mlir"
+    for layout, golden in (
+        ("column-major", PROGRAMS / "column_major" / f"{name}.expected"),
+        ("row-major", path.with_suffix(".expected")),
+    ):
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            compile(parse_file(path), host, matrix_layout=layout)["entry"]()
+        assert buf.getvalue() == golden.read_text()
+    with pytest.raises(CodegenError, match="matrix layout"):
+        compile(parse_file(path), host, matrix_layout="diagonal")

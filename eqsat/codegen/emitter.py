@@ -48,6 +48,8 @@ class ModuleEmitter:
     # the target's triple and enabled CPU features (LLVM's names, e.g. "avx2"): target
     # intrinsics are emitted only where these say the target has them
     triple: str = ""
+    # how llvm.matrix.* / vector.matrix_multiply / flat_transpose operands are flattened
+    matrix_layout: str = "row-major"
     features: frozenset[str] = frozenset()
     functions: dict[str, ir.Function] = field(default_factory=dict)
     globals: dict[str, ir.GlobalVariable] = field(default_factory=dict)

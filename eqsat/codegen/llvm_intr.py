@@ -7,7 +7,9 @@ plain ``vector.reduction`` lowering with the op's kind and start value); ``fadd`
 with ``reassoc`` are the interpreter's fixed pairwise tree, emitted as explicit shuffles and
 lane-wise ops (never LLVM's own reassociated order), the start value combined last. The
 matrix intrinsics use the plain lowerings of ``vector.matrix_multiply``/``flat_transpose``:
-products and sums in the interpreter's order, row-major (the layout compiled code runs with).
+products and sums in the interpreter's order, in the run's matrix layout (row-major unless
+``compile(..., matrix_layout="column-major")``), so LLVM's ``-matrix-default-layout`` never
+matters and ``llvm.matrix.*`` (which aborts without ``--enable-matrix``) is never emitted.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.gather import Sources, arange
 from eqsat.codegen.types import shuffle_mask
 from eqsat.codegen.vector_reduce import _start, combine, fold, matrix_multiply
-from eqsat.codegen.vector_shape import LOWERINGS as SHAPE
+from eqsat.codegen.vector_shape import flat_transpose
 from frontend.ir import Operation
 from frontend.ops.llvm import _reassoc
 from frontend.ops.runtime import elem
@@ -71,14 +73,10 @@ def _reduce(name: str) -> Callable[[FuncEmitter, Operation], Any]:
     return lower
 
 
-def _flat_transpose(em: FuncEmitter, op: Operation) -> Any:
-    return SHAPE["vector.flat_transpose"](em, op)
-
-
 LOWERINGS: dict[str, Callable[[FuncEmitter, Operation], Any]] = {
     "llvm.intr.fma": fma,
     "llvm.intr.fmuladd": fma,
     **{f"llvm.intr.vector.reduce.{name}": _reduce(name) for name in REDUCE_KINDS},
     "llvm.intr.matrix.multiply": matrix_multiply,
-    "llvm.intr.matrix.transpose": _flat_transpose,
+    "llvm.intr.matrix.transpose": flat_transpose,
 }

@@ -29,6 +29,7 @@ def emit_module(
     checked: bool = False,
     triple: str = "",
     features: str = "",
+    matrix_layout: str = "row-major",
 ) -> ModuleEmitter:
     """The LLVM module of every function and global of source; ``triple`` and ``features``
     (LLVM's feature string, "+avx2,-avx512f") say which target intrinsics may be used."""
@@ -41,6 +42,7 @@ def emit_module(
         lowerings=LOWERINGS,
         triple=triple,
         features=enabled_features(triple, features),
+        matrix_layout=matrix_layout,
     )
     for op in source.ops:
         if op.name == "memref.global":
