@@ -40,6 +40,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
         return 1
     target = args.target
+    if target is None and args.strict:
+        target = "interp"  # --strict's located in_bounds faults are the interpreter's
     if target != "interp":
         from eqsat.codegen.commands import CodegenError, best_host_target, run
 
@@ -111,7 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--strict",
         action="store_true",
         help="fault on a transfer marked in_bounds that reaches past a dimension (default: read "
-        "or write the flat memory as MLIR does, with a warning)",
+        "or write the flat memory as MLIR does, with a warning); runs the interpreter unless "
+        "--target is given",
     )
     r.set_defaults(run=cmd_run)
     add_commands(sub)
