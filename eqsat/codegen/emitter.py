@@ -29,7 +29,7 @@ from eqsat.codegen.types import (
     splat,
 )
 from frontend.ir import Block, Module, Operation, Value
-from frontend.types import MemRefType, Type, VectorType
+from frontend.types import MemRefType, Type, UnrankedMemRefType, VectorType
 
 Lowering = Callable[["FuncEmitter", Operation], Any]
 YIELDS = frozenset({"scf.yield", "scf.condition", "vector.yield"})
@@ -83,6 +83,8 @@ def abi_params(layout: Layout, t: Type, op: object = None) -> list[ir.Type]:
     if isinstance(t, MemRefType):
         r = len(t.shape)
         return [PTR, PTR, I64] + [I64] * (2 * r)
+    if isinstance(t, UnrankedMemRefType):
+        return [I64, PTR]  # MLIR's unranked descriptor: rank, pointer to the ranked one
     return [layout.type_of(t, op)]
 
 

@@ -17,7 +17,7 @@ from eqsat.codegen.table import LOWERINGS
 from eqsat.codegen.types import I1, I8, I64, PTR, CodegenError, Layout, memref_struct
 from frontend.ir import Module, Operation
 from frontend.ops.runtime import elem
-from frontend.types import FunctionType, MemRefType, VectorType
+from frontend.types import FunctionType, MemRefType, UnrankedMemRefType, VectorType
 
 PACKED = "_eqsat_packed_"
 
@@ -94,6 +94,12 @@ def emit_function(m: ModuleEmitter, func: Operation) -> None:
     params = iter(fn.args)
     args: list[Any] = []
     for t in ftype.inputs:
+        if isinstance(t, UnrankedMemRefType):
+            raise CodegenError(
+                "functions taking unranked memrefs are not supported (only the runner's "
+                "printMemref functions take them)",
+                func,
+            )
         if isinstance(t, MemRefType):
             r = len(t.shape)
             fields = [next(params) for _ in range(3 + 2 * r)]
