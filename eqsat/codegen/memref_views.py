@@ -113,7 +113,8 @@ def realloc(em: FuncEmitter, op: Operation) -> Any:
     d, g = _source(em, op), op.operand_groups()
     t: MemRefType = op.results[0].type
     n = em.get(g["dynamicResultSize"][0]) if g["dynamicResultSize"] else I64(t.shape[0])
-    align = max(DEFAULT_ALIGN, op.attributes["alignment"].value if "alignment" in op.attributes else 0)
+    asked = op.attributes.get("alignment")
+    align = max(DEFAULT_ALIGN, asked.value if asked is not None else 0)  # type: ignore[attr-defined]
     new = allocate(em, t, [n], align)
     new_bytes = size_bytes(em, t, [n])
     old_bytes = size_bytes(em, t, [d.sizes[0]])

@@ -69,14 +69,15 @@ def emit_module(
 
 
 def enabled_features(triple: str, features: str) -> frozenset[str]:
-    """The features a feature string turns on ("+avx2"), for the triple's architecture
-    only (an x86 feature named on an AArch64 triple is not there, and the reverse)."""
+    """The features a feature string turns on ("+avx2"), plus the triple's family ("x86" or
+    "aarch64") that every target intrinsic also asks for; none for other triples."""
     on = {f[1:] for f in features.split(",") if f.startswith("+")}
     off = {f[1:] for f in features.split(",") if f.startswith("-")}
     arch = triple.split("-")[0]
     if not (arch in ("x86_64", "i386", "i686") or arch.startswith("aarch64")):
         return frozenset()
-    return frozenset(on - off) | frozenset({arch.split("_")[0] if arch.startswith("x86") else "aarch64"})
+    family = "aarch64" if arch.startswith("aarch64") else "x86"
+    return frozenset(on - off) | {family}
 
 
 def emit_function(m: ModuleEmitter, func: Operation) -> None:
