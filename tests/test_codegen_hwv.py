@@ -132,3 +132,13 @@ def test_matrix_ops_follow_the_runs_matrix_layout(name: str) -> None:
         assert buf.getvalue() == golden.read_text()
     with pytest.raises(CodegenError, match="matrix layout"):
         compile(parse_file(path), host, matrix_layout="diagonal")
+
+
+@pytest.mark.parametrize("target", ["avx512", "neon"])
+def test_hwv_programs_assemble_for_targets_this_host_may_not_run(target: str) -> None:
+    """Instruction selection never meets an intrinsic the target lacks (it would abort)."""
+    t = load_target(target)
+    for path in sorted(PROGRAMS.glob("hwv_*.mlir")):
+        hwv = optimize_module(parse_file(path), target=t, emit="hwv").module
+        for module in (parse_file(path), hwv):
+            assert "entry:" in emit_assembly(module, t)
