@@ -40,16 +40,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
         return 1
     target = args.target
-    # The interpreter's own modes: a column-major matrix layout and strict bounds checks.
-    interp_modes = [f for f, on in (("--strict", args.strict),
-                                    ("--matrix-layout column-major",
-                                     args.matrix_layout != "row-major")) if on]
-    if interp_modes and target not in (None, "interp"):
-        print(f"eqsat: error: {' and '.join(interp_modes)} run in the interpreter only "
-              "(--target interp)", file=sys.stderr)
+    if args.strict and target not in (None, "interp"):
+        print("eqsat: error: --strict runs in the interpreter only (--target interp)",
+              file=sys.stderr)
         return 2
-    if interp_modes:
-        target = "interp"
+    if target is None and args.strict:
+        target = "interp"  # --strict's located in_bounds faults are the interpreter's
     if target != "interp":
         from eqsat.codegen.commands import CodegenError, best_host_target, run
 
@@ -57,7 +53,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         target = target or best_host_target() or "interp"
         if target != "interp":
             try:
-                run(module, target, args.entry, args.layout, args.reassoc)
+                run(module, target, args.entry, args.layout, args.reassoc, args.matrix_layout)
                 return 0
             except CodegenError:
                 if explicit:
@@ -121,7 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--strict",
         action="store_true",
         help="fault on a transfer marked in_bounds that reaches past a dimension (default: read "
-        "or write the flat memory as MLIR does, with a warning)",
+        "or write the flat memory as MLIR does, with a warning); runs the interpreter unless "
+        "--target is given",
     )
     r.set_defaults(run=cmd_run)
     add_commands(sub)

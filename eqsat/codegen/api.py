@@ -18,6 +18,7 @@ from frontend.errors import RuntimeFault
 from frontend.ir import Module
 from frontend.ops.runtime import elem
 from frontend.semantics import dtype_of
+from frontend.semantics_vector import MATRIX_LAYOUTS
 from frontend.types import FunctionType, IndexType, MemRefType, Type, VectorType
 
 
@@ -39,12 +40,18 @@ def emit_llvm_ir(
     layout: str = "nested",
     reassoc: bool = False,
     checked: bool = False,
+    matrix_layout: str = "row-major",
 ) -> str:
     """Unoptimized LLVM IR of every function (MLIR's names and calling convention) and
     ``_eqsat_packed_<name>`` entry points, with the target's triple. ``checked``: memory
-    accesses are bounds-checked (a located RuntimeFault instead of undefined behaviour)."""
+    accesses are bounds-checked (a located RuntimeFault instead of undefined behaviour);
+    ``matrix_layout``: how the matrix ops' flat operands hold their matrices."""
     t = _target(target)
-    m = emit_module(_module(module), layout, reassoc, checked)
+    if matrix_layout not in MATRIX_LAYOUTS:
+        raise CodegenError(f"matrix layout must be one of {MATRIX_LAYOUTS}: {matrix_layout!r}")
+    m = emit_module(
+        _module(module), layout, reassoc, checked, t.triple, t.features, matrix_layout
+    )
     m.module.triple = t.triple
     return str(m.module)
 
@@ -243,9 +250,10 @@ class Program:
         reassoc: bool,
         checked: bool = False,
         opt: int = 3,
+        matrix_layout: str = "row-major",
     ) -> None:
         self.module, self.target = module, target
-        self.llvm_ir = emit_llvm_ir(module, target, layout, reassoc, checked)
+        self.llvm_ir = emit_llvm_ir(module, target, layout, reassoc, checked, matrix_layout)
         self.engine = jit.jit(self.llvm_ir, target, opt)
         self.functions: dict[str, Function] = {}
         for name, op in module.functions().items():
@@ -284,9 +292,18 @@ def compile(
     reassoc: bool = False,
     opt: int = 3,
     checked: bool = False,
+    matrix_layout: str = "row-major",
 ) -> Program:
     """Compile MLIR text or a parsed module for a target this host runs (LLVM level ``opt``,
-    3 by default; ``checked``: bounds-checked memory accesses)."""
+    3 by default; ``checked``: bounds-checked memory accesses; ``matrix_layout``: row-major
+    or column-major flat matrices, as the interpreter's option)."""
     return Program(
-        _module(source), _target(target), entry, layout, reassoc, checked=checked, opt=opt
+        _module(source),
+        _target(target),
+        entry,
+        layout,
+        reassoc,
+        checked=checked,
+        opt=opt,
+        matrix_layout=matrix_layout,
     )

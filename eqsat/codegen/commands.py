@@ -26,11 +26,24 @@ def best_host_target() -> str | None:
 
 
 def run(
-    module: Module, target: str, entry: str, layout: str = "nested", reassoc: bool = False
+    module: Module,
+    target: str,
+    entry: str,
+    layout: str = "nested",
+    reassoc: bool = False,
+    matrix_layout: str = "row-major",
 ) -> None:
     """Compile module for target, memory accesses bounds-checked, and call entry (no
     arguments); prints go to sys.stdout."""
-    program = compile(module, target, entry=entry, layout=layout, reassoc=reassoc, checked=True)
+    program = compile(
+        module,
+        target,
+        entry=entry,
+        layout=layout,
+        reassoc=reassoc,
+        checked=True,
+        matrix_layout=matrix_layout,
+    )
     try:
         program[entry]()
     finally:

@@ -78,3 +78,13 @@ def unpack_memref(b: ir.IRBuilder, agg: ir.Value, t: MemRefType) -> MemDesc:
         [b.extract_value(agg, [3, i]) for i in range(r)],
         [b.extract_value(agg, [4, i]) for i in range(r)],
     )
+
+
+@dataclass
+class UnrankedDesc:
+    """An unranked memref (``memref<*xT>``) in SSA: the ranked descriptor it was cast from.
+    MLIR's ABI form ``{i64 rank, ptr to the ranked descriptor}`` is built only where the
+    value leaves the function (``eqsat.codegen.memref_views.unranked_abi``)."""
+
+    type: object
+    ranked: MemDesc

@@ -29,7 +29,7 @@ from eqsat.codegen.types import (
     splat,
 )
 from frontend.ir import Block, Module, Operation, Value
-from frontend.types import MemRefType, Type, VectorType
+from frontend.types import MemRefType, Type, UnrankedMemRefType, VectorType
 
 Lowering = Callable[["FuncEmitter", Operation], Any]
 YIELDS = frozenset({"scf.yield", "scf.condition", "vector.yield"})
@@ -45,8 +45,19 @@ class ModuleEmitter:
     reassoc: bool = False
     checked: bool = False  # bounds-check memory accesses: a fault instead of a wild access
     lowerings: dict[str, Lowering] = field(default_factory=dict)
+    # the target's triple and enabled CPU features (LLVM's names, e.g. "avx2"): target
+    # intrinsics are emitted only where these say the target has them
+    triple: str = ""
+    # how llvm.matrix.* / vector.matrix_multiply / flat_transpose operands are flattened
+    matrix_layout: str = "row-major"
+    features: frozenset[str] = frozenset()
     functions: dict[str, ir.Function] = field(default_factory=dict)
     globals: dict[str, ir.GlobalVariable] = field(default_factory=dict)
+
+    def has(self, *features: str) -> bool:
+        """Does the target have every one of these CPU features (x86 ones on x86 triples,
+        AArch64 ones on aarch64 triples)?"""
+        return all(f in self.features for f in features)
 
     def declare(self, name: str, ret: ir.Type, args: Sequence[ir.Type]) -> ir.Function:
         fn = self.module.globals.get(name)
@@ -61,6 +72,8 @@ def mangle(t: ir.Type) -> str:
         return f"v{t.count}{mangle(t.element)}"
     if isinstance(t, ir.IntType):
         return f"i{t.width}"
+    if isinstance(t, ir.PointerType):
+        return "p0"
     name = str(t)
     return {"float": "f32", "double": "f64", "half": "f16", "bfloat": "bf16"}.get(name, name)
 
@@ -70,6 +83,8 @@ def abi_params(layout: Layout, t: Type, op: object = None) -> list[ir.Type]:
     if isinstance(t, MemRefType):
         r = len(t.shape)
         return [PTR, PTR, I64] + [I64] * (2 * r)
+    if isinstance(t, UnrankedMemRefType):
+        return [I64, PTR]  # MLIR's unranked descriptor: rank, pointer to the ranked one
     return [layout.type_of(t, op)]
 
 

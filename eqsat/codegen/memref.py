@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from llvmlite import ir
 
-from eqsat.codegen.descriptor import MemDesc, with_static
+from eqsat.codegen.descriptor import UnrankedDesc, MemDesc, with_static
 from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.types import I8, I64, PTR, CodegenError
 from frontend.attributes import DenseElementsAttr
@@ -54,7 +54,7 @@ def elem_align(em: FuncEmitter, t: Type) -> int:
     )
 
 
-def _size_bytes(em: FuncEmitter, t: MemRefType, sizes: list[ir.Value]) -> ir.Value:
+def size_bytes(em: FuncEmitter, t: MemRefType, sizes: list[ir.Value]) -> ir.Value:
     n: ir.Value = I64(1)
     for s in sizes:
         n = em.b.mul(n, s)
@@ -82,7 +82,12 @@ def alloc(em: FuncEmitter, op: Operation) -> Any:
     align = max(
         DEFAULT_ALIGN, op.attributes["alignment"].value if "alignment" in op.attributes else 0
     )
-    nbytes = _size_bytes(em, t, sizes)
+    return allocate(em, t, sizes, align)
+
+
+def allocate(em: FuncEmitter, t: MemRefType, sizes: list[ir.Value], align: int) -> MemDesc:
+    """A fresh row-major buffer of t with these sizes (malloc, aligned by hand)."""
+    nbytes = size_bytes(em, t, sizes)
     malloc = em.m.declare("malloc", PTR, [I64])
     raw = em.b.call(malloc, [em.b.add(nbytes, I64(align))])
     addr = em.b.ptrtoint(raw, I64)
@@ -145,10 +150,16 @@ def store(em: FuncEmitter, op: Operation) -> Any:
 
 
 def cast(em: FuncEmitter, op: Operation) -> Any:
-    d: MemDesc = em.get(op.operands[0])
+    """A new descriptor type over the same fields; to an unranked memref, the ranked
+    descriptor is carried as it is (an unranked value knows its rank)."""
+    d = em.get(op.operands[0])
+    if isinstance(d, UnrankedDesc):
+        d = d.ranked
     t = op.results[0].type
     if not isinstance(t, MemRefType):
-        raise CodegenError("casts to unranked memrefs are not supported", op)
+        return UnrankedDesc(t, d)
+    if len(d.sizes) != t.rank:
+        raise CodegenError(f"cast of a rank-{len(d.sizes)} memref to {t}", op)
     return with_static(MemDesc(t, d.allocated, d.aligned, d.offset, list(d.sizes), list(d.strides)))
 
 

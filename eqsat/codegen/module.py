@@ -17,7 +17,7 @@ from eqsat.codegen.table import LOWERINGS
 from eqsat.codegen.types import I1, I8, I64, PTR, CodegenError, Layout, memref_struct
 from frontend.ir import Module, Operation
 from frontend.ops.runtime import elem
-from frontend.types import FunctionType, MemRefType, VectorType
+from frontend.types import FunctionType, MemRefType, UnrankedMemRefType, VectorType
 
 PACKED = "_eqsat_packed_"
 # The widest vector value compiled: LLVM's instruction selection does not scale past a few
@@ -41,9 +41,16 @@ def _check_sizes(source: Module) -> None:
 
 
 def emit_module(
-    source: Module, layout: str = "nested", reassoc: bool = False, checked: bool = False
+    source: Module,
+    layout: str = "nested",
+    reassoc: bool = False,
+    checked: bool = False,
+    triple: str = "",
+    features: str = "",
+    matrix_layout: str = "row-major",
 ) -> ModuleEmitter:
-    """The LLVM module of every function and global of source."""
+    """The LLVM module of every function and global of source; ``triple`` and ``features``
+    (LLVM's feature string, "+avx2,-avx512f") say which target intrinsics may be used."""
     _check_sizes(source)
     m = ModuleEmitter(
         ir.Module(name=source.name or "eqsat"),
@@ -52,6 +59,9 @@ def emit_module(
         reassoc=reassoc,
         checked=checked,
         lowerings=LOWERINGS,
+        triple=triple,
+        features=enabled_features(triple, features),
+        matrix_layout=matrix_layout,
     )
     for op in source.ops:
         if op.name == "memref.global":
@@ -77,6 +87,18 @@ def emit_module(
     return m
 
 
+def enabled_features(triple: str, features: str) -> frozenset[str]:
+    """The features a feature string turns on ("+avx2"), plus the triple's family ("x86" or
+    "aarch64") that every target intrinsic also asks for; none for other triples."""
+    on = {f[1:] for f in features.split(",") if f.startswith("+")}
+    off = {f[1:] for f in features.split(",") if f.startswith("-")}
+    arch = triple.split("-")[0]
+    if not (arch in ("x86_64", "i386", "i686") or arch.startswith("aarch64")):
+        return frozenset()
+    family = "aarch64" if arch.startswith("aarch64") else "x86"
+    return frozenset(on - off) | {family}
+
+
 def emit_function(m: ModuleEmitter, func: Operation) -> None:
     """Emit the body of a func.func already declared in m.functions."""
     fn = m.functions[func.attributes["sym_name"].value]
@@ -92,6 +114,12 @@ def emit_function(m: ModuleEmitter, func: Operation) -> None:
     params = iter(fn.args)
     args: list[Any] = []
     for t in ftype.inputs:
+        if isinstance(t, UnrankedMemRefType):
+            raise CodegenError(
+                "functions taking unranked memrefs are not supported (only the runner's "
+                "printMemref functions take them)",
+                func,
+            )
         if isinstance(t, MemRefType):
             r = len(t.shape)
             fields = [next(params) for _ in range(3 + 2 * r)]

@@ -25,7 +25,7 @@ from eqsat.codegen.types import F64, I32, I64
 from frontend.ir import Operation
 from frontend.ops.runtime import elem, enum
 from frontend.semantics_print import PUNCTUATION, format_scalar
-from frontend.types import FloatType, VectorType
+from frontend.types import FloatType, IntegerType, VectorType
 
 FAULTS: list[tuple[str, object]] = []  # faults raised by the running call: (message, loc)
 
@@ -54,7 +54,9 @@ def _print_f(v: float, code: int) -> None:
 
 @_guarded
 def _print_i(v: int, code: int) -> None:
-    sys.stdout.write(format_scalar(np.int64(v), _TEXTS[code]))
+    e = _TEXTS[code]  # "u" + element: a uiN element, whose bits print unsigned
+    unsigned = e.startswith("u")
+    sys.stdout.write(format_scalar(np.int64(v), e[1:] if unsigned else e, unsigned=unsigned))
 
 
 @_guarded
@@ -118,7 +120,10 @@ def print_(em: FuncEmitter, op: Operation) -> Any:
     if op.operands:
         v, t = em.get(op.operands[0]), op.operands[0].type
         e = elem(t)
-        is_float = isinstance(t.element if isinstance(t, VectorType) else t, FloatType)
+        et = t.element if isinstance(t, VectorType) else t
+        is_float = isinstance(et, FloatType)
+        if isinstance(et, IntegerType) and et.signedness == "unsigned":
+            e = "u" + e  # printed as the interpreter prints uiN (eqsat.codegen.runtime._print_i)
         if not isinstance(t, VectorType):
             p.scalar(v, e, is_float)
         elif t.rank == 0:

@@ -11,8 +11,9 @@ from typing import Any
 
 from llvmlite import ir
 
-from eqsat.codegen.descriptor import MemDesc, pack_memref, unpack_memref
+from eqsat.codegen.descriptor import MemDesc, UnrankedDesc, pack_memref, unpack_memref
 from eqsat.codegen.emitter import FuncEmitter
+from eqsat.codegen.runtime_memref import runtime_call
 from eqsat.codegen.types import CodegenError
 from frontend.ir import Operation
 from frontend.types import MemRefType, Type
@@ -150,12 +151,16 @@ def func_call(em: FuncEmitter, op: Operation) -> Any:
         or not target.regions[0].blocks
         or not target.regions[0].blocks[0].ops
     ):
+        if runtime_call(em, op, name):
+            return None
         em.fault_if(ir.Constant(ir.IntType(1), 1), f"call to function without a body @{name}", op)
         undef = [_undef(em, rv.type) for rv in op.results]
         return undef if len(undef) != 1 else undef[0]
     args: list[ir.Value] = []
     for v in op.operands:
         x = em.get(v)
+        if isinstance(x, UnrankedDesc):
+            raise CodegenError("unranked memrefs are passed to runner functions only", op)
         args.extend(x.fields() if isinstance(x, MemDesc) else [x])
     r = em.b.call(fn, args)
     res = [rv.type for rv in op.results]

@@ -11,8 +11,12 @@ from typing import Any
 
 from eqsat.codegen import (
     arith,
+    hwv_target,
+    llvm_intr,
+    llvm_memory,
     math,
     memref,
+    memref_views,
     runtime,
     scf,
     vector_memory,
@@ -24,11 +28,15 @@ LOWERINGS: dict[str, Callable[..., Any]] = {
     **arith.LOWERINGS,
     **math.LOWERINGS,
     **memref.LOWERINGS,
+    **memref_views.LOWERINGS,
     **scf.LOWERINGS,
     **vector_shape.LOWERINGS,
     **vector_reduce.LOWERINGS,
     **vector_memory.LOWERINGS,
     **runtime.LOWERINGS,
+    **llvm_intr.LOWERINGS,
+    **llvm_memory.LOWERINGS,
+    **hwv_target.LOWERINGS,
 }
 
 # Ops that never reach a lowering: definitions and terminators handled by their parent.
@@ -38,6 +46,7 @@ STRUCTURAL = {
     "scf.yield": "terminator: its operands are handed to the parent op",
     "scf.condition": "terminator of scf.while's before region: handled by scf.while",
     "vector.yield": "terminator of vector.mask's region: handled by vector.mask",
+    "transform.named_sequence": "a transform script (kept verbatim), not code: not emitted",
 }
 
 UNSUPPORTED = {

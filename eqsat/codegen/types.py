@@ -57,6 +57,8 @@ def scalar_type(t: Type, op: object = None) -> ir.Type:
         return I64
     if isinstance(t, FloatType) and t.name in _FLOATS:
         return _FLOATS[t.name]
+    if str(t) == "!llvm.ptr":
+        return PTR
     raise CodegenError(f"no LLVM lowering for element type {t}", op)
 
 

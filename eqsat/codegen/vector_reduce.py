@@ -273,8 +273,14 @@ def matrix_multiply(em: FuncEmitter, op: Operation) -> Any:
     lhs_v, rhs_v = op.operands
     rt = op.results[0].type
     e = elem(rt)
-    li = np.broadcast_to(np.arange(r * k).reshape(r, 1, k), (r, c, k)).reshape(r * c, k)
-    ri = np.broadcast_to(np.arange(k * c).reshape(k, c).T[None], (r, c, k)).reshape(r * c, k)
+    # per result position p, the lhs and rhs elements of step k, in the run's matrix layout
+    p, kk = np.meshgrid(np.arange(r * c), np.arange(k), indexing="ij")
+    if em.m.matrix_layout == "column-major":
+        i, j = p % r, p // r
+        li, ri = kk * r + i, j * k + kk
+    else:
+        i, j = p // c, p % c
+        li, ri = i * k + kk, kk * c + j
     ls = Sources.of(em, [(em.get(lhs_v), lhs_v.type)])
     rs = Sources.of(em, [(em.get(rhs_v), rhs_v.type)])
     is_float = isinstance(rt.element, FloatType)

@@ -43,6 +43,15 @@ def _unary_map(
     return lower
 
 
+def flat_transpose(em: FuncEmitter, op: Operation) -> Any:
+    """The interpreter's transpose of a flat matrix, in the run's matrix layout."""
+    x = _src(em, op)
+    a = op.attributes
+    rows, columns = a["rows"].value, a["columns"].value
+    idx = S.flat_transpose(arange(x[1]), rows, columns, em.m.matrix_layout)
+    return gather(em, [x], idx, _rt(op))
+
+
 def _broadcast_index(op: Operation, a: np.ndarray) -> np.ndarray:
     rt = _rt(op)
     return np.broadcast_to(a, rt.shape if isinstance(rt, VectorType) else ())
@@ -58,9 +67,6 @@ LOWER_UNARY = {
         ints(op.attributes["offsets"]),
         ints(op.attributes["sizes"]),
         ints(op.attributes["strides"]),
-    ),
-    "vector.flat_transpose": lambda op, a: S.flat_transpose(
-        a, op.attributes["rows"].value, op.attributes["columns"].value
     ),
     "vector.scalable.extract": lambda op, a: S.scalable_extract(
         a, op.attributes["pos"].value, _rt(op).shape[0]
@@ -256,4 +262,5 @@ LOWERINGS: dict[str, Callable[[FuncEmitter, Operation], Any]] = {
     "vector.vscale": vscale,
     "vector.bitcast": bitcast,
     "vector.fma": fma,
+    "vector.flat_transpose": flat_transpose,
 }

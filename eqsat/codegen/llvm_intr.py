@@ -1,0 +1,82 @@
+"""Lowerings of the ``llvm`` dialect's target-independent vector intrinsics (HWV level):
+``llvm.intr.fma``/``fmuladd``, ``vector.reduce.*`` and ``matrix.*``.
+
+Semantics are ``frontend.semantics_hwv``'s. ``fmuladd`` rounds once there, so it is emitted
+as ``llvm.fma``. The reductions without ``reassoc`` are the interpreter's ordered fold (the
+plain ``vector.reduction`` lowering with the op's kind and start value); ``fadd``/``fmul``
+with ``reassoc`` are the interpreter's fixed pairwise tree, emitted as explicit shuffles and
+lane-wise ops (never LLVM's own reassociated order), the start value combined last. The
+matrix intrinsics use the plain lowerings of ``vector.matrix_multiply``/``flat_transpose``:
+products and sums in the interpreter's order, in the run's matrix layout (row-major unless
+``compile(..., matrix_layout="column-major")``), so LLVM's ``-matrix-default-layout`` never
+matters and ``llvm.matrix.*`` (which aborts without ``--enable-matrix``) is never emitted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from llvmlite import ir
+
+from eqsat.codegen.emitter import FuncEmitter
+from eqsat.codegen.gather import Sources, arange
+from eqsat.codegen.types import shuffle_mask
+from eqsat.codegen.vector_reduce import _start, combine, fold, matrix_multiply
+from eqsat.codegen.vector_shape import flat_transpose
+from frontend.ir import Operation
+from frontend.ops.llvm import _reassoc
+from frontend.ops.runtime import elem
+from frontend.semantics_hwv import REDUCE_KINDS
+
+
+def fma(em: FuncEmitter, op: Operation) -> Any:
+    """fma and fmuladd alike: one rounding (scalars or vectors of any rank, piece by piece)."""
+    return em.map_chunks(op, lambda a, b, c: em.intrinsic("fma", [a, b, c]))
+
+
+def _tree(em: FuncEmitter, kind: str, x: ir.Value) -> ir.Value:
+    """Halve until one lane is left: lanes [0, h) with [h, 2h), an odd last lane carried
+    (frontend.semantics_hwv.pairwise_tree), as shuffles and lane-wise ops."""
+    undef = ir.Constant(x.type, ir.Undefined)
+    n = x.type.count
+    while n > 1:
+        h = n // 2
+        lo = em.b.shuffle_vector(x, undef, shuffle_mask(list(range(h))))
+        hi = em.b.shuffle_vector(x, undef, shuffle_mask(list(range(h, 2 * h))))
+        y = combine(em, kind, lo, hi, True)
+        if n % 2:
+            rest = em.b.shuffle_vector(x, undef, shuffle_mask([n - 1] * h))
+            y = em.b.shuffle_vector(y, rest, shuffle_mask(list(range(h)) + [h]))
+        x, n = y, y.type.count
+        undef = ir.Constant(x.type, ir.Undefined)
+    return em.b.extract_element(x, ir.IntType(32)(0))
+
+
+def _reduce(name: str) -> Callable[[FuncEmitter, Operation], Any]:
+    kind = REDUCE_KINDS[name]
+    ordered = name in ("fadd", "fmul")
+
+    def lower(em: FuncEmitter, op: Operation) -> Any:
+        v = op.operands[-1]
+        rt = op.results[0].type
+        e = elem(rt)
+        if ordered and _reassoc(op):
+            start = em.get(op.operands[0])
+            return combine(em, kind, start, _tree(em, kind, em.get(v)), True)
+        acc = (em.get(op.operands[0]), op.operands[0].type) if ordered else None
+        items = arange(v.type).reshape(1, -1)
+        src = Sources.of(em, [(em.get(v), v.type)])
+        start = _start(em, acc, kind, e, rt)
+        return fold(em, rt, kind, e, start, [(src, items)], lambda x: x, None)
+
+    return lower
+
+
+LOWERINGS: dict[str, Callable[[FuncEmitter, Operation], Any]] = {
+    "llvm.intr.fma": fma,
+    "llvm.intr.fmuladd": fma,
+    **{f"llvm.intr.vector.reduce.{name}": _reduce(name) for name in REDUCE_KINDS},
+    "llvm.intr.matrix.multiply": matrix_multiply,
+    "llvm.intr.matrix.transpose": flat_transpose,
+}
