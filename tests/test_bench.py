@@ -211,7 +211,6 @@ def test_eqsat_row_appears_when_codegen_exists(monkeypatch: pytest.MonkeyPatch) 
     target = load_target(_host_target())
     text = (KERNELS / "transpose_8x8.mlir").read_text()
     default = mlir_baseline.variants()[0]
-    monkeypatch.setattr(run, "codegen_available", lambda: True)
     monkeypatch.setattr(
         run, "eqsat_llvm_ir", lambda *a: mlir_baseline.lower_to_llvm_ir(text, default)
     )
@@ -280,12 +279,3 @@ def test_cli_unknown_target_and_bad_arg_syntax(capsys: pytest.CaptureFixture[str
     assert "unknown target 'nope'" in capsys.readouterr().err
     with pytest.raises(SystemExit, match="--arg expects NAME=VALUE"):
         main(["bench", kernel, "--entry", "axpy_8x32", "--arg", "alpha"])
-
-
-def test_cli_without_codegen_needs_the_baseline(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setattr(run, "codegen_available", lambda: False)
-    kernel = str(KERNELS / "transpose_8x8.mlir")
-    rc = main(["bench", kernel, "--entry", "transpose_8x8", "--target", _host_target()])
-    assert rc == 1 and "pass --baseline mlir" in capsys.readouterr().err

@@ -20,11 +20,6 @@ def format_report(report: Report) -> str:
         f"@{report.entry} of {report.file} on {t.name} ({t.cpu}); median of {report.repeats} "
         "repeats, ns per call in thread CPU time of a JIT-compiled call loop",
     ]
-    if report.row("eqsat") is None:
-        lines.append(
-            "no eqsat row: eqsat.codegen is not part of this install; ratios are to "
-            "mlir-default"
-        )
     lines.append(f"equal: results compared with {report.reference}")
     if any(r.reassoc for r in report.rows) and report.row("eqsat+reassoc") is None:
         lines.append(f"ratios of +reassoc rows are to {base.variant if base else '-'} "

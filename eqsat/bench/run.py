@@ -1,15 +1,12 @@
 """One benchmark: every variant of one kernel compiled for one target, checked and timed.
 
-The ``eqsat`` row comes from ``eqsat.codegen.emit_llvm_ir`` when that package is present
-(looked up at run time, so the row appears by itself once code generation is merged); without
-it there is no ``eqsat`` row, results are checked against eqsat's reference interpreter and
-ratios are taken to ``mlir-default``, and the report says so.
+The ``eqsat`` row is the kernel optimized for the target (its cost model, HWV level) and
+compiled by ``eqsat.codegen``; its results are checked against the reference interpreter, and
+every other variant's against the ``eqsat`` row.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import math
 import time
 from collections.abc import Sequence
@@ -41,11 +38,6 @@ RTOL = 1e-5
 RTOL_REASSOC = 1e-4
 #: FMA units per core assumed for the peak (every x86 core with AVX2 since Haswell / Zen 2).
 FMA_UNITS = 2
-
-
-def codegen_available() -> bool:
-    """True once ``eqsat.codegen`` (LLVM IR emission) is part of this install."""
-    return importlib.util.find_spec("eqsat.codegen") is not None
 
 
 @dataclass
@@ -137,13 +129,13 @@ def cpu_clock_ghz() -> tuple[float, str] | None:
 
 
 def eqsat_llvm_ir(module: Module, target: Target, reassoc: bool, layout: str) -> str:
-    """Our variant: optimize for the target, then emit LLVM IR with ``eqsat.codegen``."""
+    """Our variant: optimize for the target (its cost model, widths and legalize rules), then
+    emit LLVM IR with ``eqsat.codegen``."""
+    from eqsat.codegen import emit_llvm_ir
     from eqsat.optimize import optimize_module
 
-    codegen: Any = importlib.import_module("eqsat.codegen")
-    native = {k: v for k, v in target.width.items()}
-    result = optimize_module(module, native=native, fast_math=reassoc)
-    return codegen.emit_llvm_ir(result.module, target, layout=layout, reassoc=reassoc)
+    result = optimize_module(module, target=target, emit="hwv", fast_math=reassoc)
+    return emit_llvm_ir(result.module, target, layout=layout, reassoc=reassoc)
 
 
 def _outputs(sig: Signature, bufs: Sequence[Any], result: Any) -> list[Any]:
@@ -208,21 +200,12 @@ def bench(
         compiled.append((row, c))
         report.rows.append(row)
 
-    ours = codegen_available()
-    if ours:
-        for flag in (False, True) if reassoc else (False,):
-            name = "eqsat+reassoc" if flag else "eqsat"
-            row = Row(name, flag)
-            add(row, lambda flag=flag: eqsat_llvm_ir(module, target, flag, layout))
-            if row.compile_s is not None:
-                row.compile_s += parse_s
-    elif baseline != "mlir":
-        from eqsat.bench.harness import BenchError
-
-        raise BenchError(
-            "eqsat.codegen is not part of this install, so there is no eqsat variant to time; "
-            "pass --baseline mlir to time MLIR's lowerings"
-        )
+    for flag in (False, True) if reassoc else (False,):
+        name = "eqsat+reassoc" if flag else "eqsat"
+        row = Row(name, flag)
+        add(row, lambda flag=flag: eqsat_llvm_ir(module, target, flag, layout))
+        if row.compile_s is not None:
+            row.compile_s += parse_s
     if baseline == "mlir":
         for v in mlir_variants():
             if only is None or v.name in only:
@@ -254,4 +237,4 @@ def bench(
     return report
 
 
-__all__ = ["Report", "Row", "bench", "codegen_available"]
+__all__ = ["Report", "Row", "bench"]
