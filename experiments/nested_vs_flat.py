@@ -137,7 +137,8 @@ def pairs(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """One line per (target, kernel) with both layouts side by side."""
     by: dict[tuple[str, str], dict[str, Any]] = {}
     for r in rows:
-        d = by.setdefault((r["target"], r["kernel"]), {"target": r["target"], "kernel": r["kernel"]})
+        key = (r["target"], r["kernel"])
+        d = by.setdefault(key, {"target": r["target"], "kernel": r["kernel"]})
         d[f"{r['layout']}_instr"] = r["instructions"]
         d[f"{r['layout']}_ns"] = r["ns_per_call"]
     return list(by.values())

@@ -44,6 +44,7 @@ def test_lowering_choices_smoke(tmp_path: Path) -> None:
     summ = lowering_choices.summary(lowering_choices.table(_records(tmp_path)))
     for s in summ:
         assert s["regret"] is not None and s["regret"] >= 0
+        assert s["regret_eqsat"] is not None and s["regret_eqsat"] >= 0
         assert s["tau"] is None or -1 <= s["tau"] <= 1
     md = (tmp_path / f"{name}.md").read_text()
     assert "Geometric-mean regret" in md and "Kendall tau" in md
