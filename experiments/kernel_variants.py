@@ -102,12 +102,10 @@ def eqsat_variant(
     return EqsatVariant(result.module, float(result.cost), ir)
 
 
-def strategy_applies(variant: EqsatVariant) -> bool:
-    """False when the forced strategy did not apply: extraction kept the op itself, at the
-    prohibitive ``KEPT_OP_COST``."""
-    from eqsat.forced_strategies import KEPT_OP_COST
-
-    return variant.predicted_cost < KEPT_OP_COST
+def strategy_applies(variant: EqsatVariant, kind: str) -> bool:
+    """False when the forced strategy did not apply to every op of ``kind``: extraction kept
+    such an op (at the prohibitive ``KEPT_OP_COST``), so the variant is not the strategy's."""
+    return all(op.name != kind for op in variant.module.walk())
 
 
 _NOT_INSTRUCTION = re.compile(r"^(\.|#|//|;|@)")

@@ -89,6 +89,7 @@ def _candidates(spec: Spec, module: Any, text: str, target: Any) -> list[dict[st
     for kind, strategy in kv.forced_choices(module, reassoc):
         choices.append((f"eqsat:{kv.SHORT_KIND[kind]}={strategy}", {kind: strategy}))
     for name, choice in choices:
+        kind = next(iter(choice)) if choice else ""
         row: dict[str, Any] = {"variant": name, "forced": bool(choice), "layout": "row-major"}
         try:
             v = kv.eqsat_variant(module, target, choice, p["emit"], reassoc, p["layout"])
@@ -97,8 +98,8 @@ def _candidates(spec: Spec, module: Any, text: str, target: Any) -> list[dict[st
             out.append(row)
             continue
         row["predicted_cost"] = v.predicted_cost
-        if choice and not kv.strategy_applies(v):
-            row["note"] = "strategy does not apply (op kept)"
+        if choice and not kv.strategy_applies(v, kind):
+            row["note"] = f"strategy does not apply ({kind} kept)"
         else:
             row["ir"] = v.ir
         out.append(row)
