@@ -1,0 +1,462 @@
+"""Lowering choices: kernel suite x runnable target x {every forced eqsat strategy, MLIR 22's
+default lowering, eqsat's own choice}, measured, predicted, and the regret of eqsat's choice.
+
+    python experiments/lowering_choices.py [--quick | --smoke] [--out DIR] [--emit vv|hwv]
+                                           [--cluster ADDR] [--workers N] [--fresh]
+
+One sweep spec per (kernel, target, reassociation): its run compiles every variant of the
+kernel, checks each against eqsat's reference interpreter and times them together (samples
+interleaved, so a slow moment of a shared machine spreads over all variants). Variants that
+produce the same LLVM IR share one timing. eqsat variants are priced by the target's cost model
+(``--emit`` level; ``vv`` by default, native widths of the target), one strategy forced per op
+kind by pricing its siblings out (``eqsat.forced_strategies``).
+
+Regret of eqsat's choice = its time / the best checked variant's time - 1 (>= 0). Kendall tau
+(``scipy.stats.kendalltau``, tau-b) between predicted cost and measured time over the distinct
+eqsat variants of each (kernel, target). Goal: geometric-mean regret under 3%, no kernel over 5%.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from experiments import kernel_variants as kv  # noqa: E402
+from experiments.sweeplib import Spec, run_sweep  # noqa: E402
+from experiments.sweeplib.runner import add_sweep_arguments, executor_from_args  # noqa: E402
+
+STUDY = "lowering_choices"
+RUN = "experiments.lowering_choices:run"
+TARGETS = ("avx2", "x86-64-v2")
+GOAL_GEOMEAN, GOAL_WORST = 0.03, 0.05
+
+#: plan -> (kernels or None for all, targets, reassociation settings, repeats, sample seconds)
+PLANS: dict[str, tuple[list[str] | None, tuple[str, ...], tuple[bool, ...], int, float]] = {
+    "full": (None, TARGETS, (False, True), 9, 0.02),
+    "quick": (None, TARGETS, (False,), 3, 0.004),
+    "smoke": (["matmul_8x8x8", "transpose_8x8"], ("avx2",), (False,), 1, 0.002),
+}
+COLUMNS = (
+    "target",
+    "kernel",
+    "reassoc",
+    "variant",
+    "forced",
+    "ns_per_call",
+    "predicted_cost",
+    "checked",
+    "same_as",
+    "note",
+)
+
+
+def specs(plan: str, emit: str = "vv", layout: str = "nested") -> list[Spec]:
+    from eqsat.targets import load_target
+
+    kernels, targets, flags, repeats, sample = PLANS[plan]
+    out = []
+    for tname in targets:
+        if not load_target(tname).runs_on_host():
+            continue
+        for path in kv.kernel_paths(kernels):
+            for reassoc in flags:
+                params = {
+                    "kernel": path.stem,
+                    "emit": emit,
+                    "layout": layout,
+                    "repeats": repeats,
+                    "sample_s": sample,
+                }
+                out.append(Spec(STUDY, RUN, params, target=tname, fast_math=reassoc))
+    return out
+
+
+def _candidates(spec: Spec, module: Any, text: str, target: Any) -> list[dict[str, Any]]:
+    """Every variant of the spec's kernel: name, what it forces, LLVM IR (or a note why none)."""
+    from eqsat.bench.mlir_baseline import CannotLower, ToolMissing, lower_to_llvm_ir, variants
+
+    reassoc, p = spec.fast_math, spec.params
+    out: list[dict[str, Any]] = []
+    choices: list[tuple[str, dict[str, str] | None]] = [("eqsat", None)]
+    for kind, strategy in kv.forced_choices(module, reassoc):
+        choices.append((f"eqsat:{kv.SHORT_KIND[kind]}={strategy}", {kind: strategy}))
+    for name, choice in choices:
+        kind = next(iter(choice)) if choice else ""
+        row: dict[str, Any] = {"variant": name, "forced": bool(choice), "layout": "row-major"}
+        try:
+            v = kv.eqsat_variant(module, target, choice, p["emit"], reassoc, p["layout"])
+        except Exception as e:  # a variant that cannot compile is a finding, not a crash
+            row["note"] = f"eqsat cannot compile it: {type(e).__name__}: {e}"[:300]
+            out.append(row)
+            continue
+        row["predicted_cost"] = v.predicted_cost
+        if choice and not kv.strategy_applies(v, kind):
+            row["note"] = f"strategy does not apply ({kind} kept)"
+        else:
+            row["ir"] = v.ir
+        out.append(row)
+    default = next(v for v in variants() if v.name == "mlir-default" + ("+reassoc" * reassoc))
+    row = {"variant": default.name, "forced": False, "layout": default.matrix_layout}
+    try:
+        row["ir"] = lower_to_llvm_ir(text, default)
+    except (CannotLower, ToolMissing) as e:
+        row["note"] = str(e)
+    out.append(row)
+    return out
+
+
+def run(spec: Spec) -> dict[str, Any]:
+    """Compile, check and time every variant of one kernel on one target."""
+    from eqsat.bench.harness import Compiled, compare, make_inputs, median_ns, signature
+    from eqsat.bench.run import RTOL, RTOL_REASSOC, interpret
+    from eqsat.targets import load_target
+    from frontend import parse
+
+    target = load_target(spec.target)
+    path = kv.kernel_paths([spec.params["kernel"]])[0]
+    text = path.read_text()
+    module = parse(text, path.name)
+    sig = signature(module, path.stem)
+    inputs = make_inputs(sig, kv.kernel_args(text), spec.seed)
+    oracle = interpret(module, sig, inputs)
+    rows = _candidates(spec, module, text, target)
+    compiled: dict[str, tuple[dict[str, Any], Compiled]] = {}
+    for row in rows:
+        ir = row.pop("ir", None)
+        if ir is None:
+            continue
+        key = f"{row['layout']}\n{ir}"
+        if key in compiled:
+            row["same_as"] = compiled[key][0]["variant"]
+            continue
+        try:
+            c = Compiled(ir, sig, target, row["layout"])
+        except Exception as e:
+            row["note"] = f"LLVM cannot compile it: {e}"[:300]
+            continue
+        agreement = compare(oracle, c.run(inputs), RTOL_REASSOC if spec.fast_math else RTOL)
+        row["checked"] = agreement.equal
+        row["max_rel"] = agreement.max_rel
+        if agreement.equal:
+            compiled[key] = (row, c)
+        else:
+            row["note"] = f"wrong result (max rel. error {agreement.max_rel:.1e})"
+    timers = []
+    for _, c in compiled.values():
+        t = c.timer(inputs)
+        t.calibrate(float(spec.params["sample_s"]))
+        timers.append(t)
+    for (row, _), ns in zip(compiled.values(), median_ns(timers, int(spec.params["repeats"]))):
+        row["ns_per_call"] = ns
+    by_name = {r["variant"]: r for r in rows}
+    for row in rows:
+        if "same_as" in row:
+            first = by_name[row["same_as"]]
+            row["ns_per_call"], row["checked"] = first.get("ns_per_call"), first.get("checked")
+        row.pop("layout", None)
+    return {"kernel": path.stem, "target": spec.target, "reassoc": spec.fast_math, "rows": rows}
+
+
+# -- analysis ---------------------------------------------------------------------------------
+
+
+def table(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for rec in records:
+        res = rec["result"]
+        for r in res["rows"]:
+            out.append(
+                {
+                    "target": res["target"],
+                    "kernel": res["kernel"],
+                    "reassoc": res["reassoc"],
+                    "variant": r["variant"],
+                    "forced": r["forced"],
+                    "ns_per_call": _round(r.get("ns_per_call"), 2),
+                    "predicted_cost": r.get("predicted_cost"),
+                    "checked": bool(r.get("checked")),
+                    "same_as": r.get("same_as", ""),
+                    "note": r.get("note", ""),
+                }
+            )
+    return out
+
+
+def _round(x: float | None, digits: int) -> float | None:
+    return None if x is None else round(x, digits)
+
+
+def groups(rows: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str, bool], list[Mapping]]:
+    out: dict[tuple[str, str, bool], list[Mapping]] = {}
+    for r in rows:
+        out.setdefault((r["target"], r["kernel"], r["reassoc"]), []).append(r)
+    return out
+
+
+def regret(
+    group: Sequence[Mapping[str, Any]], eqsat_only: bool = False
+) -> tuple[float | None, str]:
+    """eqsat's time over the best checked variant's, minus 1; and the best variant's name.
+    ``eqsat_only``: over eqsat's own alternatives (the cost model's share of the regret, code
+    generation's quality against MLIR's left out)."""
+    timed = [r for r in group if r["checked"] and r["ns_per_call"]]
+    if eqsat_only:
+        timed = [r for r in timed if r["variant"].startswith("eqsat")]
+    ours = next((r for r in timed if r["variant"] == "eqsat"), None)
+    if ours is None or not timed:
+        return None, ""
+    best = min(timed, key=lambda r: r["ns_per_call"])
+    return ours["ns_per_call"] / best["ns_per_call"] - 1, best["variant"]
+
+
+def tau_points(group: Sequence[Mapping[str, Any]]) -> list[tuple[float, float]]:
+    """(predicted, measured) of the distinct eqsat variants (a copy counts once)."""
+    pts = []
+    for r in group:
+        if not r["variant"].startswith("eqsat") or r["same_as"] and r["same_as"].startswith("eq"):
+            continue
+        if r["checked"] and r["ns_per_call"] and r["predicted_cost"] is not None:
+            pts.append((float(r["predicted_cost"]), float(r["ns_per_call"])))
+    return pts
+
+
+def kendall(pts: Sequence[tuple[float, float]]) -> float | None:
+    from scipy.stats import kendalltau
+
+    if len(pts) < 2:
+        return None
+    tau = kendalltau([p for p, _ in pts], [m for _, m in pts]).statistic
+    return None if tau is None or math.isnan(tau) else float(tau)
+
+
+def pooled_tau(all_pts: Sequence[Sequence[tuple[float, float]]]) -> tuple[float | None, int]:
+    """Tau-a over every pair of alternatives of the same (kernel, target): (concordant -
+    discordant) / pairs; ties in either count as neither."""
+    c = d = n = 0
+    for pts in all_pts:
+        for i in range(len(pts)):
+            for j in range(i + 1, len(pts)):
+                s = (pts[i][0] - pts[j][0]) * (pts[i][1] - pts[j][1])
+                n += 1
+                c += s > 0
+                d += s < 0
+    return ((c - d) / n if n else None), n
+
+
+def summary(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for (tname, kernel, reassoc), g in groups(rows).items():
+        reg, best = regret(g)
+        pts = tau_points(g)
+        ours = next(r for r in g if r["variant"] == "eqsat")
+        same = [r["variant"].removeprefix("eqsat:") for r in g if r["same_as"] == "eqsat"]
+        out.append(
+            {
+                "target": tname,
+                "kernel": kernel,
+                "reassoc": reassoc,
+                "eqsat_ns": ours["ns_per_call"],
+                "eqsat_is": ", ".join(same) or "own plan (no forced twin)",
+                "best": best,
+                "best_ns": min((r["ns_per_call"] for r in g if r["checked"] and r["ns_per_call"]),
+                               default=None),  # fmt: skip
+                "regret": reg,
+                "regret_eqsat": regret(g, eqsat_only=True)[0],
+                "tau": kendall(pts),
+                "alternatives": len(pts),
+                "points": pts,
+            }
+        )
+    return out
+
+
+def _fmt(x: float | None, spec: str = ".1f") -> str:
+    return "n/a" if x is None else format(x, spec)
+
+
+def markdown(rows: Sequence[Mapping], summ: Sequence[Mapping], records: Sequence[Mapping],
+             command: str) -> str:  # fmt: skip
+    host = records[0]["host"] if records else {}
+    git = records[0]["git"] if records else {}
+    spec = records[0]["spec"] if records else {}
+    version = records[0]["version"] if records else "?"
+    p = spec.get("params", {})
+    lines = [
+        "# Lowering choices: regret of eqsat's choice",
+        "",
+        f"Command: `{command}`. Machine: {host.get('cpu')} ({host.get('cpus')} CPUs, shared "
+        f"with other work), Python {host.get('python')}; eqsat {version} "
+        f"at {(git.get('commit') or '?')[:10]}{' (dirty)' if git.get('dirty') else ''}; "
+        f"{time.strftime('%Y-%m-%d', time.gmtime())}. eqsat variants: cost model of the target at "
+        f"emit={p.get('emit')}, {p.get('layout')} layout; median of {p.get('repeats')} samples of "
+        f"{1000 * float(p.get('sample_s', 0)):.0f} ms, ns per call in thread CPU time.",
+        "",
+        "## Regret per kernel",
+        "",
+        "| target | kernel | reassoc | eqsat picks | eqsat ns | best variant | best ns | regret "
+        "| regret among eqsat's alternatives | Kendall tau (n) |",
+        "|---|---|---|---|---:|---|---:|---:|---:|---:|",
+    ]
+    for s in summ:
+        lines.append(
+            f"| {s['target']} | {s['kernel']} | {'on' if s['reassoc'] else 'off'} | "
+            f"{s['eqsat_is']} | {_fmt(s['eqsat_ns'])} | {s['best']} | {_fmt(s['best_ns'])} | "
+            f"{_fmt(None if s['regret'] is None else 100 * s['regret'], '.1f')}% | "
+            f"{_fmt(None if s['regret_eqsat'] is None else 100 * s['regret_eqsat'], '.1f')}% | "
+            f"{_fmt(s['tau'], '.2f')} ({s['alternatives']}) |"
+        )
+    lines += ["", "## Against the goal", ""] + verdict(summ) + ["", "## Every variant", ""]
+    lines += [
+        "| target | kernel | reassoc | variant | ns/call | predicted cost | checked | note |",
+        "|---|---|---|---|---:|---:|---|---|",
+    ]
+    for r in rows:
+        note = r["note"] or (f"same LLVM IR as {r['same_as']}" if r["same_as"] else "")
+        lines.append(
+            f"| {r['target']} | {r['kernel']} | {'on' if r['reassoc'] else 'off'} | "
+            f"{r['variant']} | {_fmt(r['ns_per_call'])} | {_fmt(r['predicted_cost'], '.4g')} | "
+            f"{'yes' if r['checked'] else 'no'} | {note.replace('|', '/')} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def verdict(summ: Sequence[Mapping[str, Any]]) -> list[str]:
+    regs = [s for s in summ if s["regret"] is not None]
+    missing = [f"{s['target']}/{s['kernel']}" for s in summ if s["regret"] is None]
+    out = []
+    if regs:
+        geo = kv.geomean([1 + s["regret"] for s in regs])
+        worst = max(regs, key=lambda s: s["regret"])
+        over = [s for s in regs if s["regret"] > GOAL_WORST]
+        names = [f"{s['kernel']}@{s['target']}{'+r' if s['reassoc'] else ''}" for s in over]
+        gm = (geo or 1) - 1
+        out.append(
+            f"- Geometric-mean regret over {len(regs)} (kernel, target, reassociation) runs: "
+            f"**{100 * gm:.1f}%** (goal < {100 * GOAL_GEOMEAN:.0f}%: "
+            f"{'met' if gm < GOAL_GEOMEAN else 'NOT met'})."
+        )
+        out.append(
+            f"- Worst: **{worst['kernel']}** on {worst['target']} "
+            f"(reassociation {'on' if worst['reassoc'] else 'off'}), {100 * worst['regret']:.1f}% "
+            f"(eqsat picks {worst['eqsat_is']}, best is {worst['best']}); "
+            f"{len(over)} over {100 * GOAL_WORST:.0f}% (goal: none: "
+            f"{'met' if not over else 'NOT met, ' + ', '.join(names)})."
+        )
+    own = [s["regret_eqsat"] for s in summ if s["regret_eqsat"] is not None]
+    if own:
+        gm = (kv.geomean([1 + r for r in own]) or 1) - 1
+        out.append(
+            f"- Among eqsat's own alternatives only (the cost model's choice, code generation "
+            f"against MLIR's left out): geometric mean {100 * gm:.1f}%, worst "
+            f"{100 * max(own):.1f}%, {sum(r > GOAL_WORST for r in own)} over "
+            f"{100 * GOAL_WORST:.0f}%."
+        )
+    if missing:
+        out.append(f"- No regret (eqsat variant missing or wrong): {', '.join(missing)}.")
+    taus = [s["tau"] for s in summ if s["tau"] is not None]
+    pooled, pairs = pooled_tau([s["points"] for s in summ])
+    if taus:
+        out.append(
+            f"- Kendall tau between predicted cost and measured time over eqsat's alternatives: "
+            f"mean per kernel {sum(taus) / len(taus):.2f} over {len(taus)} kernels with 2+ "
+            f"distinct alternatives; pooled tau-a over all {pairs} within-kernel pairs "
+            f"{_fmt(pooled, '.2f')}."
+        )
+    return out
+
+
+def write_csv(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
+    with path.open("w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=COLUMNS)
+        w.writeheader()
+        w.writerows(rows)
+
+
+def plot(summ: Sequence[Mapping[str, Any]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(15, 6.5))
+    labels = [f"{s['kernel']} {s['target']}{' +r' if s['reassoc'] else ''}" for s in summ]
+    vals = [100 * (s["regret"] or 0) for s in summ]
+    colors = ["tab:red" if v > 100 * GOAL_WORST else "tab:blue" for v in vals]
+    ax.bar(range(len(vals)), vals, color=colors)
+    ax.axhline(100 * GOAL_GEOMEAN, color="orange", ls="--", label="3% (geo-mean goal)")
+    ax.axhline(100 * GOAL_WORST, color="red", ls=":", label="5% (per-kernel goal)")
+    ax.set_xticks(range(len(vals)), labels, rotation=75, ha="right", fontsize=6)
+    ax.set_yscale("symlog", linthresh=5)
+    ax.set_ylabel("regret of eqsat's choice (%, linear below 5%)")
+    ax.legend(fontsize=8)
+    ax.set_title("eqsat's choice vs the best measured variant")
+    for s in summ:
+        pts = sorted(s["points"])
+        if len(pts) < 2:
+            continue
+        best = min(m for _, m in pts)
+        bx.plot([p for p, _ in pts], [m / best for _, m in pts], "o-", ms=4, alpha=0.7,
+                label=f"{s['kernel']} {s['target']}")  # fmt: skip
+    bx.set_xscale("log")
+    bx.set_xlabel("predicted cost (target cost model)")
+    bx.set_ylabel("measured time / fastest eqsat alternative")
+    bx.set_title("predicted cost vs measured time (eqsat alternatives)")
+    bx.legend(fontsize=5, ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_true", help="no reassociation, 3 short samples")
+    mode.add_argument("--smoke", action="store_true", help="two kernels on avx2 (tests)")
+    ap.add_argument("--out", type=Path, default=None, help="output directory")
+    ap.add_argument("--emit", choices=("vv", "hwv"), default="vv", help="extraction level")
+    ap.add_argument("--layout", choices=("nested", "flat"), default="nested")
+    add_sweep_arguments(ap)
+    args = ap.parse_args(argv)
+    if args.workers is None and args.cluster is None:
+        args.workers = 1  # timings: one run at a time unless asked otherwise
+    plan = "smoke" if args.smoke else "quick" if args.quick else "full"
+    here = Path(__file__).resolve().parent
+    out = args.out or here / "results" / (STUDY if plan == "full" else f"{STUDY}-{plan}")
+    out.mkdir(parents=True, exist_ok=True)
+    records_path = out / "records.jsonl"
+    if args.fresh:
+        records_path.unlink(missing_ok=True)
+    todo = specs(plan, args.emit, args.layout)
+    if not todo:
+        print("error: none of the study's targets runs on this host", file=sys.stderr)
+        return 1
+    result = run_sweep(todo, records_path, executor_from_args(args),
+                       progress=not args.no_progress, desc=f"{STUDY} ({plan})")  # fmt: skip
+    if result.failed:
+        print(f"error: {result.failed} runs failed (see {records_path}); rerun to retry them",
+              file=sys.stderr)  # fmt: skip
+        return 1
+    rows = table(result.records)
+    summ = summary(rows)
+    command = f"python experiments/{STUDY}.py" + {"full": "", "quick": " --quick",
+                                                   "smoke": " --smoke"}[plan]  # fmt: skip
+    if args.emit != "vv":
+        command += f" --emit {args.emit}"
+    write_csv(rows, out / f"{STUDY}.csv")
+    (out / f"{STUDY}.md").write_text(markdown(rows, summ, result.records, command))
+    plot(summ, out / f"{STUDY}.png")
+    print("\n".join(verdict(summ)))
+    print(f"({result.ran} runs now, {result.skipped} from earlier records) -> {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
