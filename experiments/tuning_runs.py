@@ -300,7 +300,13 @@ def run_alternative(spec: Spec) -> dict[str, Any]:
     out: dict[str, Any] = {"predicted_cost": predicted, "shares": shares,
                            "program": print_module(result.module)}
     if p.get("time", True):
+        from eqsat.bench.harness import signature
+
         entry = next(iter(module.functions()))
+        # The optimized function may rename its arguments: pass scalars by position.
+        names = [a.name for a in signature(module, entry).args]
+        renamed = [a.name for a in signature(result.module, entry).args]
+        args = {renamed[names.index(k)]: v for k, v in args.items()}
         ns, outputs = _time(result.module, entry, target, args, int(p["repeats"]),
                             float(p["seconds"]))
         out["ns_per_call"] = ns
