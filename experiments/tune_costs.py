@@ -59,6 +59,10 @@ def specs(plan: str, target: str) -> list[Spec]:
         for w in widths or tr.micro_widths(op, lanes)[:1]:
             out.append(Spec("tune-micro", "experiments.tuning_runs:run_micro",
                             {"op": op, "width": w, **timing}, target=target))
+            if op == "vector.reduction":
+                out.append(Spec("tune-micro", "experiments.tuning_runs:run_micro",
+                                {"op": op, "width": w, "reassoc": True, **timing},
+                                target=target))
     for k in p["kernels"] or tr.kernel_names():
         for alt in tr.alternatives(k):
             out.append(Spec("tune-alt", "experiments.tuning_runs:run_alternative",
@@ -103,6 +107,22 @@ def pair_tau(kernels: Sequence[str], predicted: Sequence[float], measured: Seque
             else:
                 d += 1
     return ((c - d) / n if n else float("nan")), n
+
+
+def discordant(rows: Sequence[Mapping[str, Any]], predicted: Sequence[float]) -> list[str]:
+    """The pairs ``pair_tau`` counts against: same kernel, time apart, ranked the other way."""
+    out = []
+    for i, a in enumerate(rows):
+        for j in range(i + 1, len(rows)):
+            b = rows[j]
+            ta, tb = a["ns_per_call"], b["ns_per_call"]
+            if a["kernel"] != b["kernel"] or abs(ta - tb) <= NOISE * min(ta, tb):
+                continue
+            if predicted[i] != predicted[j] and (predicted[i] > predicted[j]) != (ta > tb):
+                out.append(f"{a['kernel']}: {a['alternative']} {ta:.1f} ns, cost "
+                           f"{predicted[i]:.4g} vs {b['alternative']} {tb:.1f} ns, cost "
+                           f"{predicted[j]:.4g}")
+    return out
 
 
 def global_tau(predicted: Sequence[float], measured: Sequence[float]) -> float:
@@ -153,6 +173,7 @@ def fit(rows: Sequence[Mapping[str, Any]], table: Mapping[str, Any],
     kernels = [r["kernel"] for r in rows]
     times = [r["ns_per_call"] for r in rows]
     start = {k: max(v, 0.05) / shipped_value(table, k) for k, v in units.items() if k in table}
+    start = {k: v for k, v in start.items() if any(k in r["shares"] for r in rows)}
     keys = sorted({k for r in rows for k in r["shares"] if k != "const"})
     tau0, _ = pair_tau(kernels, predict(rows, {}), times)
     tau_nnls, _ = pair_tau(kernels, predict(rows, start), times)
@@ -264,6 +285,7 @@ def analyse(records: Sequence[Mapping[str, Any]], target: str, out_toml: Path, o
     summary = {
         "target": target, "tau_before": tau_b, "tau_after": tau_a, "pairs": pairs,
         "tau_cv": cross_validated_tau(rows, t.cost, units),
+        "discordant": discordant(rows, after),
         "penalised": sum(1 for r in rows if r["shares"].get("const", 0.0) > 1e-6),
         "model_before": pair_tau(kernels, predict(rows, {}, True), times)[0],
         "model_after": pair_tau(kernels, predict(rows, scales, True), times)[0],
@@ -282,9 +304,9 @@ def analyse(records: Sequence[Mapping[str, Any]], target: str, out_toml: Path, o
             w.writerow([r["kernel"], r["alternative"], f"{r['ns_per_call']:.2f}", b, f"{a:.4g}"])
     with open(outdir / f"{target}-micro.csv", "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["op", "width", "ns_per_call"])
+        w.writerow(["op", "width", "reassoc", "ns_per_call"])
         for r in micro:
-            w.writerow([r["op"], r["width"], f"{r['ns_per_call']:.2f}"])
+            w.writerow([r["op"], r["width"], r.get("reassoc", False), f"{r['ns_per_call']:.2f}"])
     plot(rows, before, after, summary, outdir / f"{target}.png")
     return summary
 
@@ -306,7 +328,7 @@ def plot(rows: Sequence[Mapping[str, Any]], before: Sequence[float], after: Sequ
     for ax, pred, title in ((axes[0], before, f"shipped: tau {s['tau_before']:.2f}"),
                             (axes[1], after, f"tuned: tau {s['tau_after']:.2f}")):
         for k in kernels:
-            pts = [(p, r["ns_per_call"]) for p, r in zip(pred, rows) if r["kernel"] == k]
+            pts = sorted((p, r["ns_per_call"]) for p, r in zip(pred, rows) if r["kernel"] == k)
             ax.plot([p for p, _ in pts], [t for _, t in pts], "o-", color=colors[k], label=k,
                     alpha=0.8)
         ax.set_xscale("log")
@@ -350,6 +372,10 @@ def markdown(summaries: Sequence[Mapping[str, Any]], command: str) -> str:
         for k, (a, b) in s["changes"].items():
             u = s["units"].get(k)
             out.append(f"| `{k}` | {a:.3g} | {b:.3g} | {'' if u is None else f'{u:.3g}'} |")
+        out += ["", "Micro-benchmark NNLS, ns per native register in units of `arith.addf`'s: "
+                + ", ".join(f"`{k}` {v:.3g}" for k, v in sorted(s["units"].items()))]
+        out += ["", f"Pairs still ranked against measured time after tuning ({len(s['discordant'])}):",
+                ""] + [f"- {d}" for d in s["discordant"]]
         out += ["", f"![{s['target']}]({s['target']}.png)"]
     return "\n".join(out) + "\n"
 
