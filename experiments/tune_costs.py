@@ -71,14 +71,28 @@ def specs(plan: str, target: str) -> list[Spec]:
 
 
 # -- ranking ------------------------------------------------------------------------------------
+def agrees(row: Mapping[str, Any], reference: Mapping[str, Any] | None) -> bool:
+    """Whether an alternative's outputs (their sums) match eqsat's own choice on the same
+    inputs (1e-3 of the magnitude: lowerings round differently), a check that every ranked
+    program computes the kernel."""
+    if reference is None or row["alternative"] == "eqsat":
+        return True
+    got, ref = row.get("outputs_digest", []), reference.get("outputs_digest", [])
+    return len(got) == len(ref) and all(
+        abs(a - b) <= 1e-3 * max(1.0, abs(b)) for a, b in zip(got, ref)
+    )
+
+
 def applicable(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Alternatives to rank: distinct programs of each kernel (a strategy extracting the same
-    program as another, or not applying, is the same alternative), each measured."""
+    program as another, or not applying, is the same alternative), each measured and agreeing
+    with eqsat's choice (see ``agrees``)."""
+    refs = {r["kernel"]: r for r in rows if r["alternative"] == "eqsat"}
     out: list[dict[str, Any]] = []
     seen: set[tuple[str, str]] = set()
     for r in rows:
         key = (r["kernel"], r["program"])
-        if key in seen or r.get("ns_per_call") is None:
+        if key in seen or r.get("ns_per_call") is None or not agrees(r, refs.get(r["kernel"])):
             continue
         seen.add(key)
         out.append(dict(r))
@@ -267,6 +281,7 @@ def analyse(records: Sequence[Mapping[str, Any]], target: str, out_toml: Path, o
     micro = [{**r["spec"]["params"], **r["result"]} for r in ok if r["study"] == "tune-micro"]
     alts = [{**r["spec"]["params"], **r["result"]} for r in ok if r["study"] == "tune-alt"]
     rows = applicable(alts)
+    refs = {r["kernel"]: r for r in alts if r["alternative"] == "eqsat"}
     units = nnls_units(micro)
     scales, taus = fit(rows, t.cost, units)
     note = (f"Tuned by `{command}` from {t.path} (tau {taus['tau_shipped']:.2f} -> "
@@ -291,7 +306,8 @@ def analyse(records: Sequence[Mapping[str, Any]], target: str, out_toml: Path, o
         "model_after": pair_tau(kernels, predict(rows, scales, True), times)[0],
         "tau_nnls": taus["tau_nnls"], "global_before": global_tau(before, times),
         "global_after": global_tau(after, times), "alternatives": len(rows),
-        "duplicates": len(alts) - len(rows), "micro": len(micro), "tuned_file": str(out_toml),
+        "duplicates": len(alts) - len({(r["kernel"], r["program"]) for r in alts}),
+        "disagree": sum(1 for r in alts if not agrees(r, refs.get(r["kernel"]))), "micro": len(micro), "tuned_file": str(out_toml),
         "tuned_name": tuned.name,
         "changes": {k: (shipped_value(t.cost, k), shipped_value(t.cost, k) * s)
                     for k, s in sorted(scales.items()) if abs(s - 1) > 1e-9},
@@ -355,13 +371,13 @@ def markdown(summaries: Sequence[Mapping[str, Any]], command: str) -> str:
            "register of an over-wide compute op: a legality rule, not a price, which tuning "
            "cannot change): the last tau column ranks by the model's full cost, penalty "
            "included.", "",
-           "| target | alternatives (duplicates, penalised) | pairs | tau shipped | "
+           "| target | alternatives (duplicates, penalised, wrong output) | pairs | tau shipped | "
            "tau NNLS start | tau tuned | tau tuned, held-out kernel | global tau-b shipped / tuned | "
            "tau with penalty shipped / tuned | tuned file |",
            "|---|---:|---:|---:|---:|---:|---:|---|---|---|"]
     for s in summaries:
         out.append(f"| {s['target']} | {s['alternatives']} ({s['duplicates']}, "
-                   f"{s['penalised']}) | {s['pairs']} | "
+                   f"{s['penalised']}, {s['disagree']}) | {s['pairs']} | "
                    f"{s['tau_before']:.3f} | {s['tau_nnls']:.3f} | {s['tau_after']:.3f} | "
                    f"{s['tau_cv']:.3f} | {s['global_before']:.3f} / {s['global_after']:.3f} | "
                    f"{s['model_before']:.3f} / {s['model_after']:.3f} | "

@@ -97,3 +97,13 @@ def test_tuning_smoke_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert (tmp_path / f"{name}-alternatives.csv").read_text().count("\n") >= 2
     # `eqsat opt --costs FILE` accepts the tuned file.
     assert eqsat_main(["opt", str(KERNEL), "--costs", str(out)]) == 0
+
+
+def test_applicable_keeps_distinct_correct_programs() -> None:
+    def row(alt: str, program: str, digest: float) -> dict[str, object]:
+        return {"kernel": "k", "alternative": alt, "program": program, "ns_per_call": 1.0,
+                "outputs_digest": [digest], "shares": {}}
+
+    rows = [row("eqsat", "p1", 1.0), row("a", "p1", 1.0), row("b", "p2", 1.0000001),
+            row("c", "p3", 2.0)]
+    assert [r["alternative"] for r in tc.applicable(rows)] == ["eqsat", "b"]
