@@ -210,6 +210,33 @@ def fit(rows: Sequence[Mapping[str, Any]], table: Mapping[str, Any],
     return best, {"tau_shipped": tau0, "tau_nnls": tau_nnls, "tau_tuned": best_tau}
 
 
+def check_specs(plan: str, target: str, tuned: Path) -> list[Spec]:
+    """eqsat's own choice per kernel under the tuned file (``Spec.costs``: its hash is in the
+    record, so a refit measures again)."""
+    p = PLANS[plan]
+    return [Spec("tune-check", "experiments.tuning_runs:run_alternative",
+                 {"kernel": k, "alternative": "eqsat", "repeats": p["repeats"],
+                  "seconds": p["seconds"]}, target=target, costs=str(tuned))
+            for k in p["kernels"] or tr.kernel_names()]
+
+
+def choices(records: Sequence[Mapping[str, Any]], checks: Sequence[Mapping[str, Any]],
+            target: str) -> list[dict[str, Any]]:
+    """Per kernel: eqsat's choice under the shipped and the tuned table, and their times."""
+    shipped = {r["spec"]["params"]["kernel"]: r["result"] for r in records
+               if r["status"] == "ok" and r["target"] == target and r["study"] == "tune-alt"
+               and r["spec"]["params"]["alternative"] == "eqsat"}
+    out = []
+    for r in checks:
+        k = r["spec"]["params"]["kernel"]
+        if r["status"] != "ok" or k not in shipped:
+            continue
+        a, b = shipped[k], r["result"]
+        out.append({"kernel": k, "changed": a["program"] != b["program"],
+                    "shipped_ns": a["ns_per_call"], "tuned_ns": b["ns_per_call"]})
+    return out
+
+
 # -- the tuned target file ----------------------------------------------------------------------
 def cross_validated_tau(rows: Sequence[Mapping[str, Any]], table: Mapping[str, Any],
                         units: Mapping[str, float]) -> float:
@@ -392,6 +419,15 @@ def markdown(summaries: Sequence[Mapping[str, Any]], command: str) -> str:
                 + ", ".join(f"`{k}` {v:.3g}" for k, v in sorted(s["units"].items()))]
         out += ["", f"Pairs still ranked against measured time after tuning ({len(s['discordant'])}):",
                 ""] + [f"- {d}" for d in s["discordant"]]
+        ch = s.get("choices", [])
+        changed = [c for c in ch if c["changed"]]
+        out += ["", f"eqsat's own choice under the tuned table: {len(changed)} of {len(ch)} "
+                "kernels extract another program"
+                + (":" if changed else ".")]
+        if changed:
+            out += ["", "| kernel | ns shipped choice | ns tuned choice |", "|---|---:|---:|"]
+            out += [f"| {c['kernel']} | {c['shipped_ns']:.1f} | {c['tuned_ns']:.1f} |"
+                    for c in changed]
         out += ["", f"![{s['target']}]({s['target']}.png)"]
     return "\n".join(out) + "\n"
 
@@ -448,7 +484,14 @@ def main(argv: list[str] | None = None) -> int:
     summaries = []
     for n in targets:
         out_toml = args.out or outdir / f"{n}-tuned.toml"
-        summaries.append(analyse(result.records, n, out_toml, outdir, command))
+        summary = analyse(result.records, n, out_toml, outdir, command)
+        check = run_sweep(check_specs(plan, n, out_toml), records_path, executor,
+                          progress=not args.no_progress, desc=f"tuned choices {n}")
+        if check.failed:
+            print(f"error: {check.failed} runs failed (see {records_path})", file=sys.stderr)
+            return 1
+        summary["choices"] = choices(result.records, check.records, n)
+        summaries.append(summary)
     (outdir / "tuning.md").write_text(markdown(summaries, command))
     print((outdir / "tuning.md").read_text())
     print(f"({result.ran} runs now, {result.skipped} from earlier records) -> {outdir}")
