@@ -334,7 +334,8 @@ def analyse(records: Sequence[Mapping[str, Any]], target: str, out_toml: Path, o
         "tau_nnls": taus["tau_nnls"], "global_before": global_tau(before, times),
         "global_after": global_tau(after, times), "alternatives": len(rows),
         "duplicates": len(alts) - len({(r["kernel"], r["program"]) for r in alts}),
-        "disagree": sum(1 for r in alts if not agrees(r, refs.get(r["kernel"]))), "micro": len(micro), "tuned_file": str(out_toml),
+        "disagree": sum(1 for r in alts if not agrees(r, refs.get(r["kernel"]))),
+        "micro": len(micro), "tuned_file": str(out_toml),
         "tuned_name": tuned.name,
         "changes": {k: (shipped_value(t.cost, k), shipped_value(t.cost, k) * s)
                     for k, s in sorted(scales.items()) if abs(s - 1) > 1e-9},
@@ -399,7 +400,8 @@ def markdown(summaries: Sequence[Mapping[str, Any]], command: str) -> str:
            "cannot change): the last tau column ranks by the model's full cost, penalty "
            "included.", "",
            "| target | alternatives (duplicates, penalised, wrong output) | pairs | tau shipped | "
-           "tau NNLS start | tau tuned | tau tuned, held-out kernel | global tau-b shipped / tuned | "
+           "tau NNLS start | tau tuned | tau tuned, held-out kernel | "
+           "global tau-b shipped / tuned | "
            "tau with penalty shipped / tuned | tuned file |",
            "|---|---:|---:|---:|---:|---:|---:|---|---|---|"]
     for s in summaries:
@@ -411,13 +413,15 @@ def markdown(summaries: Sequence[Mapping[str, Any]], command: str) -> str:
                    f"`{Path(s['tuned_file']).name}` |")
     for s in summaries:
         out += ["", f"## {s['target']}: entries changed (f32 value, shipped -> tuned)", "",
-                "| entry | shipped | tuned | micro-benchmark NNLS (addf = 1) |", "|---|---:|---:|---:|"]
+                "| entry | shipped | tuned | micro-benchmark NNLS (addf = 1) |",
+                "|---|---:|---:|---:|"]
         for k, (a, b) in s["changes"].items():
             u = s["units"].get(k)
             out.append(f"| `{k}` | {a:.3g} | {b:.3g} | {'' if u is None else f'{u:.3g}'} |")
         out += ["", "Micro-benchmark NNLS, ns per native register in units of `arith.addf`'s: "
                 + ", ".join(f"`{k}` {v:.3g}" for k, v in sorted(s["units"].items()))]
-        out += ["", f"Pairs still ranked against measured time after tuning ({len(s['discordant'])}):",
+        n_disc = len(s["discordant"])
+        out += ["", f"Pairs still ranked against measured time after tuning ({n_disc}):",
                 ""] + [f"- {d}" for d in s["discordant"]]
         ch = s.get("choices", [])
         changed = [c for c in ch if c["changed"]]

@@ -96,10 +96,10 @@ MICRO_OPS = (
     "vector.shuffle", "vector.insert", "vector.reduction", "vector.load", "vector.store",
     "vector.transpose",
 )  # fmt: skip
-BASE = "base"
+BASE = "base"  # two loads and a store: what every chain pays around its ops
 #: Reductions compiled with reassociation allowed (``reassoc``): measured and reported, not fit
 #: (the table has one ``vector.reduction`` entry, and the suite compiles without reassoc).
-REASSOC = "vector.reduction (reassoc)"  # two loads and a store: what every chain pays around its ops
+REASSOC = "vector.reduction (reassoc)"
 STEPS = 8
 
 
@@ -231,13 +231,6 @@ def _op_names(module: Any) -> set[str]:
 
     visit(module.ops)
     return names
-
-
-def entry_values(entry: Any) -> dict[str, float]:
-    """A ``[cost]`` entry as {element type or "default": number}."""
-    if isinstance(entry, Mapping):
-        return {k: float(v) for k, v in entry.items()}
-    return {"default": float(entry)}
 
 
 def scaled_table(table: Mapping[str, Any], scales: Mapping[str, float]) -> dict[str, Any]:
