@@ -1,0 +1,313 @@
+"""Run functions of the cost-model tuning study (``tune_costs.py``): one spec, one measurement.
+
+- ``run_micro``: a micro-benchmark, a small memref kernel repeating one VV/HWV op over a vector
+  of ``width`` native f32 registers, compiled with our code generation for the target and timed
+  with the harness (ns per call). Its ``features`` say how many native registers of each
+  ``[cost]`` entry one call executes (the design matrix of the least-squares fit).
+- ``run_alternative``: one kernel of ``bench_kernels/`` with one lowering strategy forced (cost
+  overrides, as ``eqsat.forced_strategies`` builds them) or eqsat's own choice; its predicted
+  cost under the target's (or ``Spec.costs``) table, the cost's linear decomposition over the
+  table's entries (so a refit re-prices the same program without saturating again) and its
+  measured ns per call.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from experiments.sweeplib import Spec
+
+KERNELS = Path(__file__).resolve().parent / "bench_kernels"
+F32 = "f32"
+
+
+# -- micro-benchmarks ---------------------------------------------------------------------------
+def _vt(n: int) -> str:
+    return f"vector<{n}xf32>"
+
+
+def _step(op: str, x: str, i: int, n: int, lanes: int) -> tuple[list[str], str, dict[str, float]]:
+    """One step of the chain from ``%x``: its lines, its result and its register counts."""
+    t = _vt(n)
+    regs = max(1, -(-n // lanes))
+    r = f"%r{i}"
+    if op in ("arith.addf", "arith.subf", "arith.mulf", "arith.divf"):
+        return [f"{r} = {op} {x}, %b : {t}"], r, {op: regs}
+    if op == "vector.fma":
+        return [f"{r} = vector.fma {x}, %b, %b : {t}"], r, {op: regs}
+    if op == "math.fma":
+        return [f"{r} = math.fma {x}, %b, %b : {t}"], r, {op: regs}
+    if op in ("math.sqrt", "math.absf", "math.tanh"):  # bounded on [0, 1): abs first
+        lines = [f"%u{i} = math.absf {x} : {t}", f"{r} = {op} %u{i} : {t}"]
+        return lines, r, {"math.absf": regs, op: regs} if op != "math.absf" else {op: 2 * regs}
+    if op in ("math.exp", "math.log"):  # tanh keeps the chain bounded (and finite)
+        pre = [f"%u{i} = math.absf {x} : {t}"] if op == "math.log" else []
+        src = f"%u{i}" if op == "math.log" else x
+        lines = pre + [f"%e{i} = {op} {src} : {t}", f"{r} = math.tanh %e{i} : {t}"]
+        feats = {op: regs, "math.tanh": regs}
+        if op == "math.log":
+            feats["math.absf"] = regs
+        return lines, r, feats
+    if op == "vector.broadcast":
+        lines = [
+            f"%s{i} = vector.extract {x}[{i % n}] : f32 from {t}",
+            f"%bc{i} = vector.broadcast %s{i} : f32 to {t}",
+            f"{r} = arith.addf %bc{i}, {x} : {t}",
+        ]
+        return lines, r, {"vector.extract": 1, op: regs, "arith.addf": regs}
+    if op == "vector.shuffle":
+        mask = ", ".join(str((k * 3 + 1 + i) % (2 * n)) for k in range(n))
+        return [f"{r} = vector.shuffle {x}, %b [{mask}] : {t}, {t}"], r, {op: regs}
+    if op == "vector.insert":  # an extract and an insert of one lane
+        lines = [
+            f"%s{i} = vector.extract {x}[{(i * 5) % n}] : f32 from {t}",
+            f"{r} = vector.insert %s{i}, {x} [{(i * 7 + 1) % n}] : f32 into {t}",
+        ]
+        return lines, r, {"vector.extract": 1, "vector.insert": 1}
+    if op == "vector.reduction":
+        lines = [
+            f"%s{i} = vector.reduction <add>, {x} : {t} into f32",
+            f"%bc{i} = vector.broadcast %s{i} : f32 to {t}",
+            f"{r} = arith.addf %bc{i}, %b : {t}",
+        ]
+        return lines, r, {op: regs, "vector.broadcast": regs, "arith.addf": regs}
+    if op == "vector.load":  # a load from the second row, added in
+        lines = [
+            f"%l{i} = vector.load %B[%c{i % 4}] : memref<{n + 4}xf32>, {t}",
+            f"{r} = arith.addf {x}, %l{i} : {t}",
+        ]
+        return lines, r, {op: regs, "arith.addf": regs}
+    if op == "vector.store":
+        return [f"vector.store {x}, %C[%c{i % 4}] : memref<{n + 4}xf32>, {t}"], x, {op: regs}
+    raise ValueError(f"no micro-benchmark for {op}")
+
+
+#: Micro-benchmarked ops: every [cost] entry the suite's alternatives spend most of their cost
+#: on, and the arithmetic their chains need.
+MICRO_OPS = (
+    "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "vector.fma", "math.fma",
+    "math.sqrt", "math.absf", "math.tanh", "math.exp", "math.log", "vector.broadcast",
+    "vector.shuffle", "vector.insert", "vector.reduction", "vector.load", "vector.store",
+    "vector.transpose",
+)  # fmt: skip
+BASE = "base"  # two loads and a store: what every chain pays around its ops
+#: Reductions compiled with reassociation allowed (``reassoc``): measured and reported, not fit
+#: (the table has one ``vector.reduction`` entry, and the suite compiles without reassoc).
+REASSOC = "vector.reduction (reassoc)"
+STEPS = 8
+
+
+def micro_module(op: str, width: int, lanes: int = 8) -> tuple[str, dict[str, float]]:
+    """MLIR text of the micro-benchmark of ``op`` over ``width`` native registers, and the
+    native registers of each ``[cost]`` entry one call runs (plus ``call`` = 1)."""
+    n = width * lanes
+    if op == "vector.transpose":
+        return _transpose_module(width, lanes)
+    t = _vt(n)
+    m = f"memref<{n + 4}xf32>"
+    lines = [f"func.func @micro(%A: {m}, %B: {m}, %C: {m}) {{"]
+    lines += [f"  %c{k} = arith.constant {k} : index" for k in range(4)]
+    lines += [f"  %a = vector.load %A[%c0] : {m}, {t}", f"  %b = vector.load %B[%c0] : {m}, {t}"]
+    feats: dict[str, float] = {"call": 1.0, "vector.load": 2 * width, "vector.store": width}
+    x = "%a"
+    for i in range(0 if op == BASE else STEPS):
+        body, x, f = _step(op, x, i, n, lanes)
+        lines += [f"  {b}" for b in body]
+        for k, v in f.items():
+            feats[k] = feats.get(k, 0.0) + v
+    lines += [f"  vector.store {x}, %C[%c0] : {m}, {t}", "  return", "}"]
+    return "\n".join(lines) + "\n", feats
+
+
+def _transpose_module(width: int, lanes: int) -> tuple[str, dict[str, float]]:
+    """A chain of square transposes: an n x n tile spans ``width`` registers (n*n = width*8)."""
+    n = int(round((width * lanes) ** 0.5))
+    if n * n != width * lanes:
+        raise ValueError(f"no square transpose spans {width} registers")
+    t, m = f"vector<{n}x{n}xf32>", f"memref<{n}x{n}xf32>"
+    lines = [f"func.func @micro(%A: {m}, %B: {m}, %C: {m}) {{", "  %c0 = arith.constant 0 : index"]
+    lines += [f"  %a = vector.load %A[%c0, %c0] : {m}, {t}"]
+    x = "%a"
+    for i in range(STEPS):
+        lines.append(f"  %r{i} = vector.transpose {x}, [1, 0] : {t} to {t}")
+        x = f"%r{i}"
+    lines += [f"  vector.store {x}, %C[%c0, %c0] : {m}, {t}", "  return", "}"]
+    feats = {"call": 1.0, "vector.load": width, "vector.store": width}
+    feats["vector.transpose"] = STEPS * width
+    return "\n".join(lines) + "\n", feats
+
+
+def micro_widths(op: str, lanes: int = 8) -> tuple[int, ...]:
+    """Widths in native registers: 1, 2, 4, 8 (square tiles only for transposes)."""
+    widths = (1, 2, 4, 8)
+    if op == "vector.transpose":
+        return tuple(w for w in widths if int(round((w * lanes) ** 0.5)) ** 2 == w * lanes)
+    return widths
+
+
+def _time(module: Any, entry: str, target: Any, args: dict[str, str], repeats: int,
+          seconds: float, reassoc: bool = False) -> tuple[float, list[Any]]:
+    """(median ns per call, outputs of one call) of ``@entry`` compiled with our codegen."""
+    from eqsat.bench.harness import Compiled, make_inputs, median_ns, signature
+    from eqsat.codegen import emit_llvm_ir
+
+    sig = signature(module, entry)
+    compiled = Compiled(emit_llvm_ir(module, target, layout="nested", reassoc=reassoc), sig,
+                        target)
+    inputs = make_inputs(sig, args, seed=0)
+    timer = compiled.timer(inputs)
+    timer.calibrate(seconds)
+    return median_ns([timer], repeats)[0], compiled.run(inputs)
+
+
+def _target(spec: Spec) -> Any:
+    from eqsat.targets import load_target
+
+    return load_target(spec.costs or spec.target or "avx2")
+
+
+def run_micro(spec: Spec) -> dict[str, Any]:
+    """params: op, width, repeats, seconds (per sample), reassoc (reductions only)."""
+    from frontend import parse
+
+    p = spec.params
+    target = _target(spec)
+    lanes = target.lanes(F32) or 8
+    text, feats = micro_module(p["op"], int(p["width"]), lanes)
+    module = parse(text, f"<micro {p['op']} x{p['width']}>")
+    reassoc = bool(p.get("reassoc", False))
+    if reassoc:  # a shuffle tree instead of the ordered chain: not the table's own entry
+        feats[REASSOC] = feats.pop(p["op"])
+    ns, _ = _time(module, "micro", target, {}, int(p["repeats"]), float(p["seconds"]), reassoc)
+    return {"ns_per_call": ns, "features": feats}
+
+
+# -- alternatives of the kernel suite -----------------------------------------------------------
+def kernel_module(name: str) -> tuple[Any, dict[str, str]]:
+    """The parsed kernel and its ``// ARGS: k=v ...`` scalar arguments."""
+    from frontend import parse
+
+    path = KERNELS / f"{name}.mlir"
+    text = path.read_text()
+    args: dict[str, str] = {}
+    for m in re.finditer(r"^// ARGS:(.*)$", text, re.M):
+        args.update(kv.split("=", 1) for kv in m.group(1).split())
+    return parse(text, str(path)), args
+
+
+def kernel_names() -> list[str]:
+    return sorted(p.stem for p in KERNELS.glob("*.mlir"))
+
+
+def alternatives(name: str) -> list[str]:
+    """``eqsat`` and ``<op>=<strategy>`` for every MLIR strategy of every lowered op the kernel
+    holds (``eqsat.forced_strategies.FAMILIES``)."""
+    from eqsat.forced_strategies import FAMILIES
+
+    module, _ = kernel_module(name)
+    present = _op_names(module)
+    out = ["eqsat"]
+    for op, (_, names) in FAMILIES.items():
+        if op in present:
+            out += [f"{op}={s}" for s in names]
+    return out
+
+
+def _op_names(module: Any) -> set[str]:
+    names: set[str] = set()
+
+    def visit(ops: Any) -> None:
+        for op in ops:
+            names.add(op.name)
+            for region in op.regions:
+                for block in region.blocks:
+                    visit(block.ops)
+
+    visit(module.ops)
+    return names
+
+
+def scaled_table(table: Mapping[str, Any], scales: Mapping[str, float]) -> dict[str, Any]:
+    """``table`` with entry ``k`` multiplied by ``scales[k]`` (every element type alike)."""
+    out = dict(table)
+    for k, s in scales.items():
+        e = table.get(k, table.get("default", 1.0))
+        out[k] = {t: v * s for t, v in e.items()} if isinstance(e, Mapping) else float(e) * s
+    return out
+
+
+def decompose(snap: Any, ex: Any, root: int, target: Any) -> tuple[float, dict[str, float]]:
+    """The program's cost under ``target``'s plain table and each entry's share of it: cost is
+    linear in every entry (registers x per-register price), so the share of ``k`` is the cost
+    with ``k`` doubled minus the cost. The rest (``const``) is what no entry prices."""
+    def cost_with(table: Mapping[str, Any]) -> float:
+        t = dataclasses.replace(target, cost=dict(table))
+        return snap.result(root, ex.choice, t.cost_model(emit="vv"), dag=True).cost
+
+    table = dict(target.cost)
+    base = cost_with(table)
+    keys = set(table) | _used_ops(ex.term)
+    shares: dict[str, float] = {}
+    for k in sorted(keys):
+        if k != "default" and k not in table:  # priced by default: share of the default
+            continue
+        d = cost_with(scaled_table(table, {k: 2.0})) - base
+        if d and np.isfinite(d):
+            shares[k] = d
+    shares["const"] = base - sum(shares.values())
+    return base, shares
+
+
+def _used_ops(term: Any) -> set[str]:
+    from eqsat.schema import by_constructor
+
+    out: set[str] = set()
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        c = by_constructor().get(t.op)
+        if c is not None:
+            out.add(c.op)
+        stack.extend(t.children)
+    return out
+
+
+def run_alternative(spec: Spec) -> dict[str, Any]:
+    """params: kernel, alternative, repeats, seconds, time (False: predicted cost only)."""
+    from eqsat.forced_strategies import forced_cost_overrides
+    from eqsat.optimize import optimize_module
+    from frontend.printer import print_module
+
+    p = spec.params
+    target = _target(spec)
+    module, args = kernel_module(p["kernel"])
+    alt = p["alternative"]
+    overrides = {} if alt == "eqsat" else forced_cost_overrides(dict([alt.split("=", 1)]))
+    result = optimize_module(module, target=target, emit="vv",
+                             cost=target.cost_model(overrides, emit="vv"))
+    assert result.snapshot is not None and len(result.extractions) == 1
+    (index, ex), = result.extractions.items()
+    root = result.snapshot.root(result.roots[0])
+    predicted, shares = decompose(result.snapshot, ex, root, target)
+    out: dict[str, Any] = {"predicted_cost": predicted, "shares": shares,
+                           "program": print_module(result.module)}
+    if p.get("time", True):
+        from eqsat.bench.harness import signature
+
+        entry = next(iter(module.functions()))
+        # The optimized function may rename its arguments: pass scalars by position.
+        names = [a.name for a in signature(module, entry).args]
+        renamed = [a.name for a in signature(result.module, entry).args]
+        args = {renamed[names.index(k)]: v for k, v in args.items()}
+        ns, outputs = _time(result.module, entry, target, args, int(p["repeats"]),
+                            float(p["seconds"]))
+        out["ns_per_call"] = ns
+        out["outputs_digest"] = [float(np.nansum(np.asarray(o, dtype=np.float64)))
+                                 for o in outputs]
+    return out
