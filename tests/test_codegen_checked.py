@@ -1,0 +1,113 @@
+"""Checked compiled runs of the masked, expand/compress and gather/scatter memory ops: an
+active lane outside the memref is a located runtime fault at the op (as in the interpreter),
+a masked-off lane outside is never touched, in-bounds programs print what the interpreter
+prints. Runs ``eqsat run`` as a subprocess, so a wild access would show as a crash."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from eqsat.codegen.commands import best_host_target
+
+HEAD = """func.func @entry() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %m = memref.alloc() : memref<3x4xf32>
+  %r0 = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : vector<4xf32>
+  %r1 = arith.constant dense<[5.0, 6.0, 7.0, 8.0]> : vector<4xf32>
+  %r2 = arith.constant dense<[9.0, 10.0, 11.0, 12.0]> : vector<4xf32>
+  vector.store %r0, %m[%c0, %c0] : memref<3x4xf32>, vector<4xf32>
+  vector.store %r1, %m[%c1, %c0] : memref<3x4xf32>, vector<4xf32>
+  vector.store %r2, %m[%c2, %c0] : memref<3x4xf32>, vector<4xf32>
+  %p = arith.constant dense<-1.0> : vector<4xf32>
+  %v = arith.constant dense<[20.0, 21.0, 22.0, 23.0]> : vector<4xf32>
+  %mk = arith.constant dense<MASK> : vector<4xi1>
+  %iv = arith.constant dense<IV> : vector<4xi32>
+  vector.print str "before\\n"
+"""
+TAIL = """  vector.print str "after\\n"
+  %a = vector.load %m[%c0, %c0] : memref<3x4xf32>, vector<4xf32>
+  %b = vector.load %m[%c1, %c0] : memref<3x4xf32>, vector<4xf32>
+  %c = vector.load %m[%c2, %c0] : memref<3x4xf32>, vector<4xf32>
+  vector.print %a : vector<4xf32>
+  vector.print %b : vector<4xf32>
+  vector.print %c : vector<4xf32>
+  return
+}
+"""
+T = "memref<3x4xf32>"
+OPS = {
+    "vector.maskedload": (
+        f"%x = vector.maskedload %m[%I, %J], %mk, %p : {T}, vector<4xi1>, vector<4xf32> "
+        "into vector<4xf32>\n  vector.print %x : vector<4xf32>"
+    ),
+    "vector.maskedstore": (
+        f"vector.maskedstore %m[%I, %J], %mk, %v : {T}, vector<4xi1>, vector<4xf32>"
+    ),
+    "vector.expandload": (
+        f"%x = vector.expandload %m[%I, %J], %mk, %p : {T}, vector<4xi1>, vector<4xf32> "
+        "into vector<4xf32>\n  vector.print %x : vector<4xf32>"
+    ),
+    "vector.compressstore": (
+        f"vector.compressstore %m[%I, %J], %mk, %v : {T}, vector<4xi1>, vector<4xf32>"
+    ),
+    "vector.gather": (
+        f"%x = vector.gather %m[%I, %J][%iv], %mk, %p : {T}, vector<4xi32>, vector<4xi1>, "
+        "vector<4xf32> into vector<4xf32>\n  vector.print %x : vector<4xf32>"
+    ),
+    "vector.scatter": (
+        f"vector.scatter %m[%I, %J][%iv], %mk, %v : {T}, vector<4xi32>, vector<4xi1>, "
+        "vector<4xf32>"
+    ),
+}
+# (base I, base J, mask, index vector, faults?)
+CASES = {
+    "inside": ("c1", "c0", "[true, false, true, true]", "[0, 3, 6, -4]", False),
+    # lanes 2 and 3 are outside (slice past dim 1; flat offsets 17 and 50 >= 12) but off
+    "masked_off": ("c2", "c2", "[true, true, false, false]", "[0, -9, 7, 40]", False),
+    # active lanes outside: columns 4, 5 (popcount 3 from column 2 reaches 4); flat offset 12
+    "active_out": ("c2", "c2", "[true, false, true, true]", "[0, 5, 2, -2]", True),
+    # outside on the leading dim (row 3; flat offset 13)
+    "leading_dim": ("c3", "c1", "[true, false, false, false]", "[0, 0, 0, 0]", True),
+}
+
+
+def _program(op: str, case: str) -> tuple[str, int]:
+    i, j, mask, iv, _ = CASES[case]
+    body = OPS[op].replace("%I", f"%{i}").replace("%J", f"%{j}")
+    text = HEAD.replace("MASK", mask).replace("IV", iv) + f"  {body}\n" + TAIL
+    return text, HEAD.count("\n") + 1
+
+
+def _run(path, target: str) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "eqsat.cli", "run", str(path), "--target", target]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("op", OPS)
+def test_checked_run_matches_the_interpreter(op: str, case: str, tmp_path) -> None:
+    target = best_host_target()
+    if target is None:
+        pytest.skip("this host can execute code for none of our targets")
+    text, line = _program(op, case)
+    path = tmp_path / "p.mlir"
+    path.write_text(text)
+    want, got = _run(path, "interp"), _run(path, target)
+    assert "Traceback" not in got.stderr and got.returncode in (0, 1), got.stderr
+    if CASES[case][4]:
+        assert want.returncode == 1 and got.returncode == 1, (want.stderr, got.stderr)
+        assert got.stdout == want.stdout == "before\n"
+        first = got.stderr.splitlines()[0]
+        assert first.startswith(f"{path}:{line}:3: error: '{op}' op runtime fault"), first
+        assert first.split(" error: ")[0] == want.stderr.splitlines()[0].split(" error: ")[0]
+    else:
+        assert want.returncode == 0, want.stderr
+        assert got.returncode == 0, got.stderr
+        assert got.stdout == want.stdout
+        assert "after\n" in got.stdout
