@@ -111,3 +111,51 @@ def test_checked_run_matches_the_interpreter(op: str, case: str, tmp_path) -> No
         assert got.returncode == 0, got.stderr
         assert got.stdout == want.stdout
         assert "after\n" in got.stdout
+
+
+ROWS = """func.func @entry() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.alloc() : memref<3x4xf32>
+  %r0 = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : vector<4xf32>
+  vector.store %r0, %m[%c0, %c0] : memref<3x4xf32>, vector<4xf32>
+  vector.store %r0, %m[%c1, %c0] : memref<3x4xf32>, vector<4xf32>
+  %c2 = arith.constant 2 : index
+  vector.store %r0, %m[%c2, %c0] : memref<3x4xf32>, vector<4xf32>
+  %mk = arith.constant dense<[[true, false, true, false], [true, ROW1]]> : K
+  %p = arith.constant dense<-1.0> : V
+  %v = arith.constant dense<[[20.0, 21.0, 22.0, 23.0], [24.0, 25.0, 26.0, 27.0]]> : V
+  %x = vector.expandload %m[%c1, %c1], %mk, %p : M, K, V into V
+  vector.print %x : V
+  vector.compressstore %m[%c1, %c1], %mk, %v : M, K, V
+  %a = vector.load %m[%c1, %c0] : memref<3x4xf32>, vector<4xf32>
+  %b = vector.load %m[%c2, %c0] : memref<3x4xf32>, vector<4xf32>
+  vector.print %a : vector<4xf32>
+  vector.print %b : vector<4xf32>
+  return
+}
+""".replace("M, K", "memref<3x4xf32>, K")
+ROWS = ROWS.replace("V", "vector<2x4xf32>").replace("K", "vector<2x4xi1>")
+
+
+@pytest.mark.parametrize("layout", ["nested", "flat"])
+def test_expand_compress_count_set_lanes_per_minor_row(layout: str, tmp_path) -> None:
+    """A 2-D expandload/compressstore takes popcount(row) consecutive elements from each
+    row's start, also where the layout keeps the whole vector in one piece (flat); the bound
+    is checked per row."""
+    target = best_host_target()
+    if target is None:
+        pytest.skip("this host can execute code for none of our targets")
+    path = tmp_path / "rows.mlir"
+    path.write_text(ROWS.replace("ROW1", "true, false, false"))
+    cmd = [sys.executable, "-m", "eqsat.cli", "run", str(path), "--layout", layout]
+    want = subprocess.run(cmd + ["--target", "interp"], capture_output=True, text=True)
+    got = subprocess.run(cmd + ["--target", target], capture_output=True, text=True)
+    assert want.returncode == got.returncode == 0, (want.stderr, got.stderr)
+    assert got.stdout == want.stdout and "( 2, -1, 3, -1 )" in got.stdout
+    path.write_text(ROWS.replace("ROW1", "true, true, true"))  # 4 from column 1 of row 2
+    want = subprocess.run(cmd + ["--target", "interp"], capture_output=True, text=True)
+    got = subprocess.run(cmd + ["--target", target], capture_output=True, text=True)
+    assert want.returncode == got.returncode == 1, (want.stderr, got.stderr)
+    first = got.stderr.splitlines()[0]
+    assert first.startswith(f"{path}:13:3: error: 'vector.expandload' op runtime fault"), first

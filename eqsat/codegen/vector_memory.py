@@ -269,6 +269,25 @@ def _checked_compressed(em: FuncEmitter, acc: Access, mask: ir.Value, op: Operat
     return em.b.select(bad, ir.Constant(mask.type, None), mask)
 
 
+def _row_pieces(
+    em: FuncEmitter, d: MemDesc, base: list[ir.Value], vt: VectorType
+) -> list[Access]:
+    """One Access per minor row of vt (expand/compress count set lanes per row, whatever the
+    layout's pieces are)."""
+    r, k = len(d.sizes), vt.rank
+    coords = np.indices(vt.shape).reshape(k, -1)
+    n = vt.shape[-1]
+    rows = [np.arange(i, i + n) for i in range(0, coords.shape[1], n)]
+    return [Access(em, d, base, {r - k + t: coords[t][c] for t in range(k)}, n) for c in rows]
+
+
+def _rows(em: FuncEmitter, v: ir.Value, vt: VectorType) -> list[ir.Value]:
+    """v's minor rows as 1-D vectors (the layout's own pieces when those are the rows)."""
+    src = Sources.of(em, [(v, vt)])
+    n = vt.shape[-1]
+    return [src.chunk(em, np.arange(i, i + n)) for i in range(0, len(src.where), n)]
+
+
 def _compressed(read: bool) -> Callable[[FuncEmitter, Operation], Any]:
     def lower(em: FuncEmitter, op: Operation) -> Any:
         g = op.operand_groups()
@@ -276,11 +295,11 @@ def _compressed(read: bool) -> Callable[[FuncEmitter, Operation], Any]:
         base = [em.get(v) for v in g["indices"]]
         mask_v = g["mask"][0]
         vt: VectorType = mask_v.type
-        masks = em.chunks(em.get(mask_v), vt)
-        accesses = _slice_pieces(em, d, base, vt)
+        accesses = _row_pieces(em, d, base, vt)
+        masks = _rows(em, em.get(mask_v), vt)
         masks = [_checked_compressed(em, a, m, op) for a, m in zip(accesses, masks)]
         if read:
-            pt = em.chunks(em.get(g["pass_thru"][0]), vt)
+            pt = _rows(em, em.get(g["pass_thru"][0]), vt)
             out = [
                 _unbits(
                     em,
@@ -294,8 +313,11 @@ def _compressed(read: bool) -> Callable[[FuncEmitter, Operation], Any]:
                 )
                 for a, m, p in zip(accesses, masks, pt)
             ]
-            return em.from_chunks(out, op.results[0].type)
-        vals = em.chunks(em.get(op.operands[-1]), vt)
+            lanes = [(i, j) for i in range(len(out)) for j in range(vt.shape[-1])]
+            src = Sources(out, lanes, out[0].type.element)
+            rt = op.results[0].type
+            return em.from_chunks([src.chunk(em, c) for c in result_chunks(em, rt)], rt)
+        vals = _rows(em, em.get(op.operands[-1]), vt)
         for a, m, v in zip(accesses, masks, vals):
             v = _bits(em, v)
             em.intrinsic(
