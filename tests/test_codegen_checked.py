@@ -159,3 +159,39 @@ def test_expand_compress_count_set_lanes_per_minor_row(layout: str, tmp_path) ->
     assert want.returncode == got.returncode == 1, (want.stderr, got.stderr)
     first = got.stderr.splitlines()[0]
     assert first.startswith(f"{path}:13:3: error: 'vector.expandload' op runtime fault"), first
+
+
+VIEW = """func.func @entry() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.alloc() : memref<3x4xf32>
+  %r0 = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : vector<4xf32>
+  vector.store %r0, %m[%c0, %c0] : memref<3x4xf32>, vector<4xf32>
+  vector.store %r0, %m[%c1, %c0] : memref<3x4xf32>, vector<4xf32>
+  %s = memref.subview %m[0, 1] [3, 2] [1, 1] : memref<3x4xf32> to S
+  %iv = arith.constant dense<[0, 1, IDX]> : vector<3xi32>
+  %mk = arith.constant dense<true> : vector<3xi1>
+  %p = arith.constant dense<7.0> : vector<3xf32>
+  %g = vector.gather %s[%c1, %c0][%iv], %mk, %p : S, vector<3xi32>, vector<3xi1>, vector<3xf32> \
+into vector<3xf32>
+  vector.print %g : vector<3xf32>
+  return
+}
+""".replace("S", "memref<3x2xf32, strided<[4, 1], offset: 1>>")
+
+
+@pytest.mark.parametrize("idx", [1, 2])
+def test_gather_through_a_strided_view_stays_inside_its_dims(idx: int, tmp_path) -> None:
+    """On a view that is not the identity layout the offset moves along the innermost dim
+    and must stay inside it (as the interpreter decides), even where the flat memory goes on."""
+    target = best_host_target()
+    if target is None:
+        pytest.skip("this host can execute code for none of our targets")
+    path = tmp_path / "view.mlir"
+    path.write_text(VIEW.replace("IDX", str(idx)))
+    want, got = _run(path, "interp"), _run(path, target)
+    assert want.returncode == got.returncode == (0 if idx == 1 else 1), (want.stderr, got.stderr)
+    assert got.stdout == want.stdout
+    if idx == 2:
+        first = got.stderr.splitlines()[0]
+        assert first.startswith(f"{path}:12:3: error: 'vector.gather' op runtime fault"), first
