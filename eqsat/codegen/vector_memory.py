@@ -233,6 +233,7 @@ def _masked(read: bool) -> Callable[[FuncEmitter, Operation], Any]:
         vt: VectorType = mask_v.type
         masks = em.chunks(em.get(mask_v), vt)
         accesses = _slice_pieces(em, d, base, vt)
+        masks = [_and(em, m, checked_lanes(em, a, op, set(), m)) for a, m in zip(accesses, masks)]
         if read:
             pt = em.chunks(em.get(g["pass_thru"][0]), vt)
             return em.from_chunks(
@@ -248,6 +249,45 @@ def _masked(read: bool) -> Callable[[FuncEmitter, Operation], Any]:
     return lower
 
 
+def _checked_compressed(em: FuncEmitter, acc: Access, mask: ir.Value, op: Operation) -> ir.Value:
+    """In checked mode: fault unless the popcount(mask) consecutive elements from the piece's
+    first lane lie inside the memref (nothing is checked when the mask is all off, as in the
+    interpreter); on a fault the piece's mask is turned off so nothing is touched."""
+    if not em.m.checked:
+        return mask
+    n, last = acc.n, len(acc.base) - 1
+    pop = em.intrinsic("vector.reduce.add", [em.b.zext(mask, ir.VectorType(I64, n))], ret=I64)
+    ok: ir.Value = ir.Constant(I1, 1)
+    for j, b in enumerate(acc.base):
+        i = em.b.add(b, I64(int(acc.coords[j][0]))) if j in acc.coords else b
+        ok = em.b.and_(ok, em.b.icmp_unsigned("<", i, acc.d.sizes[j]))
+        if j == last:  # pop elements from i: i + pop <= size, without overflow
+            room = em.b.sub(acc.d.sizes[j], i)
+            ok = em.b.and_(ok, em.b.icmp_unsigned("<=", pop, room))
+    bad = em.b.and_(em.b.not_(ok), em.b.icmp_unsigned("!=", pop, I64(0)))
+    em.fault_if(bad, f"{op.name}: access out of bounds of {acc.d.type}", op)
+    return em.b.select(bad, ir.Constant(mask.type, None), mask)
+
+
+def _row_pieces(
+    em: FuncEmitter, d: MemDesc, base: list[ir.Value], vt: VectorType
+) -> list[Access]:
+    """One Access per minor row of vt (expand/compress count set lanes per row, whatever the
+    layout's pieces are)."""
+    r, k = len(d.sizes), vt.rank
+    coords = np.indices(vt.shape).reshape(k, -1)
+    n = vt.shape[-1]
+    rows = [np.arange(i, i + n) for i in range(0, coords.shape[1], n)]
+    return [Access(em, d, base, {r - k + t: coords[t][c] for t in range(k)}, n) for c in rows]
+
+
+def _rows(em: FuncEmitter, v: ir.Value, vt: VectorType) -> list[ir.Value]:
+    """v's minor rows as 1-D vectors (the layout's own pieces when those are the rows)."""
+    src = Sources.of(em, [(v, vt)])
+    n = vt.shape[-1]
+    return [src.chunk(em, np.arange(i, i + n)) for i in range(0, len(src.where), n)]
+
+
 def _compressed(read: bool) -> Callable[[FuncEmitter, Operation], Any]:
     def lower(em: FuncEmitter, op: Operation) -> Any:
         g = op.operand_groups()
@@ -255,10 +295,11 @@ def _compressed(read: bool) -> Callable[[FuncEmitter, Operation], Any]:
         base = [em.get(v) for v in g["indices"]]
         mask_v = g["mask"][0]
         vt: VectorType = mask_v.type
-        masks = em.chunks(em.get(mask_v), vt)
-        accesses = _slice_pieces(em, d, base, vt)
+        accesses = _row_pieces(em, d, base, vt)
+        masks = _rows(em, em.get(mask_v), vt)
+        masks = [_checked_compressed(em, a, m, op) for a, m in zip(accesses, masks)]
         if read:
-            pt = em.chunks(em.get(g["pass_thru"][0]), vt)
+            pt = _rows(em, em.get(g["pass_thru"][0]), vt)
             out = [
                 _unbits(
                     em,
@@ -272,8 +313,11 @@ def _compressed(read: bool) -> Callable[[FuncEmitter, Operation], Any]:
                 )
                 for a, m, p in zip(accesses, masks, pt)
             ]
-            return em.from_chunks(out, op.results[0].type)
-        vals = em.chunks(em.get(op.operands[-1]), vt)
+            lanes = [(i, j) for i in range(len(out)) for j in range(vt.shape[-1])]
+            src = Sources(out, lanes, out[0].type.element)
+            rt = op.results[0].type
+            return em.from_chunks([src.chunk(em, c) for c in result_chunks(em, rt)], rt)
+        vals = _rows(em, em.get(op.operands[-1]), vt)
         for a, m, v in zip(accesses, masks, vals):
             v = _bits(em, v)
             em.intrinsic(
@@ -295,6 +339,50 @@ def _gather_ptrs(em: FuncEmitter, d: MemDesc, base: list[ir.Value], iv: ir.Value
     return g
 
 
+def _gather_in_bounds(
+    em: FuncEmitter, d: MemDesc, base: list[ir.Value], iv: ir.Value
+) -> ir.Value:
+    """i1 lanes: the lane's element lies inside the memref, as the interpreter decides: on a
+    memref whose layout is the identity (offset 0, row-major strides) the offset moves through
+    the row-major flattening, so the bound is the flat extent; on other views base + offset
+    must be inside every dim (the offset on the innermost one)."""
+    n = iv.type.count
+    off = em.b.sext(iv, ir.VectorType(I64, n)) if iv.type.element.width < 64 else iv
+    rank = len(base)
+    rm: list[ir.Value] = [I64(1)] * rank  # row-major strides from the sizes
+    for k in range(rank - 2, -1, -1):
+        rm[k] = em.b.mul(rm[k + 1], d.sizes[k + 1])
+    total = em.b.mul(rm[0], d.sizes[0])
+    flat: ir.Value = I64(0)
+    for b, s in zip(base, rm):
+        flat = em.b.add(flat, em.b.mul(b, s))
+    flat_ok = em.b.icmp_unsigned("<", em.b.add(em.splat(flat, n), off), em.splat(total, n))
+    if d.type.layout is None:
+        return flat_ok
+    dims_ok = em.b.icmp_unsigned(
+        "<", em.b.add(em.splat(base[-1], n), off), em.splat(d.sizes[-1], n)
+    )
+    ident = em.b.icmp_unsigned("==", d.offset, I64(0))
+    for j in range(rank - 1):
+        dims_ok = em.b.and_(
+            dims_ok, em.splat(em.b.icmp_unsigned("<", base[j], d.sizes[j]), n)
+        )
+    for s, r in zip(d.strides, rm):
+        ident = em.b.and_(ident, em.b.icmp_unsigned("==", s, r))
+    return em.b.select(ident, flat_ok, dims_ok)
+
+
+def _checked_gather(
+    em: FuncEmitter, d: MemDesc, base: list[ir.Value], iv: ir.Value, m: ir.Value, op: Operation
+) -> ir.Value:
+    """In checked mode: fault if an active lane lies outside the memref; the lanes to touch."""
+    if not em.m.checked or not base:
+        return m
+    on = _gather_in_bounds(em, d, base, iv)
+    em.fault_if(em.b.and_(em.b.not_(on), m), f"{op.name}: access out of bounds of {d.type}", op)
+    return em.b.and_(m, on)
+
+
 def _gather_like(read: bool) -> Callable[[FuncEmitter, Operation], Any]:
     def lower(em: FuncEmitter, op: Operation) -> Any:
         g = op.operand_groups()
@@ -307,6 +395,7 @@ def _gather_like(read: bool) -> Callable[[FuncEmitter, Operation], Any]:
         if em.mask is not None:
             outer = em.chunks(*em.mask)
             masks = [em.b.and_(m, o) for m, o in zip(masks, outer)]
+        masks = [_checked_gather(em, d, base, iv, m, op) for iv, m in zip(ivs, masks)]
         if read:
             pt = em.chunks(em.get(g["pass_thru"][0]), ivt)
             out = []
