@@ -4,9 +4,9 @@
 
 Each program of ``eqsat.fuzzgen.programs()`` is printed and parsed back (the same text),
 interpreted on inputs that include special values (``eqsat.special_values``), optimized
-(default costs; every lowering strategy forced; unrolled to each target's native widths),
-decoded, printed, parsed and interpreted again, and, where ``eqsat.codegen`` exists, compiled
-for every target this machine runs. Every output (results and memory written) must match the
+(default costs; every lowering strategy forced; unrolled to each target's native widths; each
+target's cost model at HWV level), decoded, printed, parsed and interpreted again, and compiled
+for every target this machine runs (as given, and extracted at HWV level). Every output (results and memory written) must match the
 interpreter's on the original bit for bit (any NaN equals any NaN). Inputs on which the
 original program is undefined (division by zero, ...) are skipped.
 
@@ -20,7 +20,7 @@ stage; ``tests/test_fuzz.py`` replays every such file.
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import contextlib
 import io
 import sys
 import time
@@ -67,7 +67,13 @@ class Variant:
 
     name: str
     build: Callable[[Module], Module] | None  # the optimized module (None: compiled run)
-    run: Callable[[Module, str, list[Any]], Any] | None = None
+    # A compiled run: the module compiled once, its functions called as attributes.
+    compile: Callable[[Module], Any] | None = None
+
+
+# LLVM gives poison for these on some inputs (fptoui/fptosi out of range) where the interpreter
+# gives a value: compiled runs of programs that contain them are not compared.
+POISON_OPS = ("arith.fptoui", "arith.fptosi")
 
 
 def _optimize(**kwargs: Any) -> Callable[[Module], Module]:
@@ -85,8 +91,9 @@ def _optimize(**kwargs: Any) -> Callable[[Module], Module]:
 
 
 def variants(stages: str = "all") -> list[Variant]:
-    """Default costs, every strategy forced, each distinct set of target widths; compiled
-    runs for the targets the host runs when ``eqsat.codegen`` exists."""
+    """Default costs, every strategy forced, each distinct set of target widths, each target's
+    cost model at HWV level; compiled runs (the program as given, and extracted at HWV) for
+    the targets the host runs."""
     from eqsat.cost import vv_cost
 
     out = [
@@ -99,40 +106,45 @@ def variants(stages: str = "all") -> list[Variant]:
 
     seen: set[tuple] = set()
     for name in builtin_targets():
-        width = dict(load_target(name).width)
+        target = load_target(name)
+        width = dict(target.width)
         key = tuple(sorted(width.items()))
         if key not in seen:
             seen.add(key)
             out.append(Variant(f"opt-native-{name}", _optimize(native=width)))
+        out.append(Variant(f"opt-hwv-{name}", _optimize(target=target, emit="hwv")))
     out.extend(_compiled_variants())
     return out
 
 
 def _compiled_variants() -> list[Variant]:
-    """``eqsat.compile(source, target=...)`` for every target the host runs (issue 8's API:
-    callables on numpy arrays, memrefs written through), when the code generator exists."""
-    if importlib.util.find_spec("eqsat.codegen") is None:
-        return []
-    import eqsat
+    """``eqsat.compile(source, target=...)`` for every target the host runs: the program as
+    given, and the program extracted at that target's HWV level."""
+    from eqsat.codegen import compile as compile_
     from eqsat.targets import builtin_targets, load_target
 
-    compile_ = getattr(eqsat, "compile", None)
-    if compile_ is None:
-        return []
     out = []
     for name in builtin_targets():
-        if not load_target(name).runs_on_host():
+        target = load_target(name)
+        if not target.runs_on_host():
             continue
+        hwv = _optimize(target=target, emit="hwv")
+        for label, prepare in ((name, None), (f"hwv-{name}", hwv)):
 
-        def run(module: Module, fn: str, args: list[Any], target: str = name) -> Any:
-            compiled = compile_(print_module(module), target=target)
-            f = getattr(compiled, fn, None)
-            if f is None:
-                f = compiled[fn]
-            return f(*args)
+            def build(module: Module, target: str = name, prepare=prepare) -> Any:
+                source = prepare(module) if prepare is not None else module
+                return compile_(print_module(source), target=target)
 
-        out.append(Variant(f"compiled-{name}", None, run))
+            out.append(Variant(f"compiled-{label}", None, build))
     return out
+
+
+def _call_compiled(program: Any, fn: str, args: list[Any]) -> list[Any]:
+    copied = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    printed = io.StringIO()  # compiled vector.print writes through sys.stdout
+    with contextlib.redirect_stdout(printed):
+        result = getattr(program, fn)(*copied)
+    return _outputs(result, copied, printed.getvalue())
 
 
 # -- inputs and comparison ----------------------------------------------------------------------
@@ -255,8 +267,16 @@ def check_batch(
             for i, c in prepared:
                 findings.extend(_compare_runs(c, variant, lambda a, i=i: _call(built, f"f{i}", a)))
         else:
+            try:
+                program = variant.compile(batch)  # type: ignore[misc]
+            except Exception:  # noqa: BLE001 - find which program breaks it, alone
+                for i, c in prepared:
+                    findings.extend(_check_one(c, variant))
+                continue
             for i, c in prepared:
-                findings.extend(_check_one(c, variant))
+                if not any(op in c.text for op in POISON_OPS):
+                    run = lambda a, i=i: _call_compiled(program, f"f{i}", a)  # noqa: E731
+                    findings.extend(_compare_runs(c, variant, run))
     return findings
 
 
@@ -268,18 +288,18 @@ def _check_one(case: _Case, variant: Variant) -> list[Finding]:
         except Exception:  # noqa: BLE001
             return [Finding("crash", variant.name, traceback.format_exc(), case.text, case.seed)]
         return _compare_runs(case, variant, lambda a: _call(built, "f", a))
-    assert variant.run is not None
-    module = case.module
-
-    def run(args: list[Any]) -> list[Any]:
-        copied = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        return _outputs(variant.run(module, "f", copied), copied, "")  # type: ignore[misc]
-
-    return _compare_runs(case, variant, run, printed=False)
+    assert variant.compile is not None
+    if any(op in case.text for op in POISON_OPS):
+        return []
+    try:
+        program = variant.compile(case.module)
+    except Exception:  # noqa: BLE001
+        return [Finding("crash", variant.name, traceback.format_exc(), case.text, case.seed)]
+    return _compare_runs(case, variant, lambda a: _call_compiled(program, "f", a))
 
 
 def _compare_runs(
-    case: _Case, variant: Variant, run: Callable[[list[Any]], list[Any]], printed: bool = True
+    case: _Case, variant: Variant, run: Callable[[list[Any]], list[Any]]
 ) -> list[Finding]:
     for args, want in case.trials:
         try:
@@ -289,8 +309,6 @@ def _compare_runs(
                             f"{str(e).splitlines()[0]}", case.text, case.seed)]
         except Exception:  # noqa: BLE001
             return [Finding("crash", variant.name, traceback.format_exc(), case.text, case.seed)]
-        if not printed:
-            want, got = want[:-1], got[:-1]
         problem = _compare(want, got)
         if problem is not None:
             return [Finding("mismatch", variant.name, problem, case.text, case.seed)]

@@ -222,3 +222,13 @@ def test_unsupported_inputs_are_errors_not_crashes() -> None:
     wide = "func.func @w() {\n  %a = arith.constant 5 : i128\n  vector.print %a : i128\n  return\n}"
     with pytest.raises(CodegenError, match=r"2:3: error: cannot compile 'arith.constant'"):
         emit_llvm_ir(wide, "avx2")
+
+
+def test_eqsat_compile_is_the_package_level_api() -> None:
+    """``eqsat.compile`` (the issue's spelling) is ``eqsat.codegen.compile``, loaded lazily."""
+    import eqsat
+    from eqsat.codegen import compile as codegen_compile
+
+    assert eqsat.compile is codegen_compile
+    with pytest.raises(AttributeError):
+        eqsat.no_such_thing  # noqa: B018
