@@ -46,6 +46,16 @@ def kernel_paths(names: list[str] | None = None) -> list[Path]:
     return [known[n] for n in names]
 
 
+def load_kernel(spec: Any) -> tuple[Any, Path, str, Any]:
+    """The target, kernel file, text and parsed module that a study's spec names."""
+    from eqsat.targets import load_target
+    from frontend import parse
+
+    path = kernel_paths([spec.params["kernel"]])[0]
+    text = path.read_text()
+    return load_target(spec.target), path, text, parse(text, path.name)
+
+
 def kernel_args(text: str) -> dict[str, str]:
     """Scalar arguments from a ``// ARGS: name=value ...`` line of the kernel file."""
     m = re.search(r"^//\s*ARGS:\s*(.*)$", text, re.M)

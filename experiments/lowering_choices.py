@@ -117,13 +117,8 @@ def run(spec: Spec) -> dict[str, Any]:
     """Compile, check and time every variant of one kernel on one target."""
     from eqsat.bench.harness import Compiled, compare, make_inputs, median_ns, signature
     from eqsat.bench.run import RTOL, RTOL_REASSOC, interpret
-    from eqsat.targets import load_target
-    from frontend import parse
 
-    target = load_target(spec.target)
-    path = kv.kernel_paths([spec.params["kernel"]])[0]
-    text = path.read_text()
-    module = parse(text, path.name)
+    target, path, text, module = kv.load_kernel(spec)
     sig = signature(module, path.stem)
     inputs = make_inputs(sig, kv.kernel_args(text), spec.seed)
     oracle = interpret(module, sig, inputs)

@@ -64,13 +64,8 @@ def run(spec: Spec) -> dict[str, Any]:
     from eqsat.bench.run import RTOL, interpret
     from eqsat.codegen import emit_assembly
     from eqsat.optimize import optimize_module
-    from eqsat.targets import load_target
-    from frontend import parse
 
-    target = load_target(spec.target)
-    path = kv.kernel_paths([spec.params["kernel"]])[0]
-    text = path.read_text()
-    module = parse(text, path.name)
+    target, path, text, module = kv.load_kernel(spec)
     optimized = optimize_module(module, target=target, emit=spec.params["emit"]).module
     timed = bool(spec.params["timed"]) and target.runs_on_host()
     rows: dict[str, dict[str, Any]] = {}
