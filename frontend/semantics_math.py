@@ -261,7 +261,10 @@ def fma(a: Any, b: Any, c: Any, elem: str) -> Any:
     x, y, z = np.broadcast_arrays(x, y, z)
     finite = np.isfinite(x) & np.isfinite(y) & np.isfinite(z)
     with np.errstate(all="ignore"):
-        naive = x * y + z  # right for every non-finite case (inf*0 = nan, inf - inf = nan, ...)
+        naive = x * y + z  # right for non-finite x or y (inf*0 = nan, inf - inf = nan, ...)
+        # but not for finite x, y and infinite z: the exact product is finite, so the sum is z
+        # (x*y may overflow to inf in float64 and give inf - inf = nan)
+        naive = np.where(np.isfinite(x) & np.isfinite(y) & np.isinf(z), z, naive)
         if elem == "f64":
             exact = np.where(finite, 0.0, naive)
             if finite.any():

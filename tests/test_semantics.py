@@ -904,3 +904,10 @@ def test_format_print_punctuation_and_strings():
         S.format_print(v, "i32", string="x")
     with pytest.raises(S.SemanticsError):
         S.format_print(string="x", punctuation="comma")
+
+
+def test_fma_of_an_overflowing_product_and_an_infinite_addend_is_the_addend():
+    """fma(1e200, 1e200, -inf): the exact product is finite, so the sum is -inf; computing
+    x*y first overflows to inf and gives inf - inf = NaN (found by compiled fuzzing)."""
+    assert S.fma(f64(1e200), f64(1e200), f64(-np.inf), "f64") == -np.inf
+    assert np.isnan(S.fma(f64(np.inf), f64(0.0), f64(1.0), "f64"))

@@ -123,25 +123,35 @@ def _and(em: FuncEmitter, a: ir.Value | None, b: ir.Value | None) -> ir.Value | 
 
 
 def _bits(em: FuncEmitter, v: ir.Value) -> ir.Value:
-    """Half-precision vectors move through memory intrinsics as i16 (LLVM's legalization
-    of half gathers crashes on targets without F16C; memory moves need no float type)."""
-    if str(v.type.element) in ("half", "bfloat"):
+    """A vector as it moves through memory. Half precision moves as i16 (LLVM's legalization
+    of half gathers crashes on targets without F16C; memory moves need no float type); i1
+    moves as i8, one byte per element as scalar loads and numpy's bool arrays have it (LLVM
+    would pack a <N x i1> into bits)."""
+    element = v.type.element
+    if str(element) in ("half", "bfloat"):
         return em.b.bitcast(v, ir.VectorType(ir.IntType(16), v.type.count))
+    if element == ir.IntType(1):
+        return em.b.zext(v, ir.VectorType(ir.IntType(8), v.type.count))
     return v
 
 
 def _unbits(em: FuncEmitter, v: ir.Value, t: ir.Type) -> ir.Value:
-    return v if v.type == t else em.b.bitcast(v, t)
+    """The inverse of ``_bits``: a vector read from memory as the type ``t`` of its values."""
+    if v.type == t:
+        return v
+    if t.element == ir.IntType(1):
+        return em.b.trunc(v, t)
+    return em.b.bitcast(v, t)
 
 
 def _read(em: FuncEmitter, acc: Access, mask: ir.Value | None, pad: ir.Value) -> ir.Value:
     et = elem_type(em, acc.d.type)
     vt = ir.VectorType(et, acc.n)
     al = I32(elem_align(em, acc.d.type.element))
-    if acc.contiguous() and mask is None:
-        return em.b.load(acc.first_ptr(), typ=vt, align=al.constant)
     pad = _bits(em, pad)
     it = pad.type
+    if acc.contiguous() and mask is None:
+        return _unbits(em, em.b.load(acc.first_ptr(), typ=it, align=al.constant), vt)
     if acc.contiguous():
         r = em.intrinsic("masked.load", [acc.first_ptr(), al, mask, pad], over=[it, PTR], ret=it)
     else:
@@ -153,7 +163,7 @@ def _read(em: FuncEmitter, acc: Access, mask: ir.Value | None, pad: ir.Value) ->
 
 def _write(em: FuncEmitter, acc: Access, mask: ir.Value | None, v: ir.Value) -> None:
     al = I32(elem_align(em, acc.d.type.element))
-    if not (acc.contiguous() and mask is None):
+    if not (acc.contiguous() and mask is None) or v.type.element == ir.IntType(1):
         v = _bits(em, v)
     if acc.contiguous():
         p = acc.first_ptr()
