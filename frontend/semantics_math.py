@@ -116,13 +116,28 @@ def _scalar(name: str, arity: int = 1) -> Callable[..., float]:
     return fallback
 
 
+_QUIET = np.uint64(1 << 51)  # the quiet bit of a float64 NaN
+
+
+def _widen(x: np.ndarray) -> np.ndarray:
+    """x in float64 as an IEEE format conversion gives it: a signalling NaN arrives quiet (x86
+    quiets it converting f32 to f64, numpy's f16 conversion keeps the signalling bit: libm would
+    then see pow(1, sNaN) = NaN where the compiled code's fpext gives pow(1, qNaN) = 1)."""
+    with np.errstate(all="ignore"):
+        w = np.array(x, dtype=np.float64, copy=True, ndmin=1)
+    bits = w.view(np.uint64)
+    nan = np.isnan(w)
+    bits[nan] |= _QUIET
+    return w.reshape(np.shape(x))
+
+
 def _via_f64(name: str, arity: int = 1) -> Callable[..., Any]:
     """libm's scalar ``name`` applied element-wise in double precision (rounded to the type
     afterwards by ``_fcompute``): no host-dependent SIMD path."""
     f = np.frompyfunc(_scalar(name, arity), arity, 1)
 
     def g(*xs: np.ndarray) -> np.ndarray:
-        return np.asarray(f(*(x.astype(np.float64) for x in xs)), dtype=np.float64)
+        return np.asarray(f(*(_widen(x) for x in xs)), dtype=np.float64)
 
     return g
 

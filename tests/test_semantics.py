@@ -911,3 +911,11 @@ def test_fma_of_an_overflowing_product_and_an_infinite_addend_is_the_addend():
     x*y first overflows to inf and gives inf - inf = NaN (found by compiled fuzzing)."""
     assert S.fma(f64(1e200), f64(1e200), f64(-np.inf), "f64") == -np.inf
     assert np.isnan(S.fma(f64(np.inf), f64(0.0), f64(1.0), "f64"))
+
+
+def test_transcendentals_see_a_signalling_nan_quieted_as_a_format_conversion_does():
+    """pow(1, y) is 1 for a quiet NaN y; an f16 sNaN widened to double is quieted (as fpext does
+    in compiled code), so it is 1 for a signalling one too (found by compiled fuzzing)."""
+    snan = np.array([0x7C01], dtype=np.uint16).view(f16)[0]
+    assert S.powf(f16(1.0), snan, "f16") == 1.0
+    assert np.isnan(S.powf(f16(2.0), snan, "f16"))
