@@ -74,8 +74,11 @@ class Variant:
 # Compiled runs of programs that contain these are not compared: LLVM gives poison for
 # fptoui/fptosi out of range where the interpreter gives a value, and the payload of a NaN that
 # arithmetic produces is unspecified in LLVM (x86 and the interpreter propagate different
-# bits), which a bitcast to integers exposes.
-POISON_OPS = ("arith.fptoui", "arith.fptosi", "vector.bitcast", "arith.bitcast")
+# bits), which a bitcast to integers exposes; llvm.minnum/maxnum may return either zero of
+# minnum(+0, -0) (minnumf/maxnumf ops, reductions and contractions of those kinds).
+POISON_OPS = (
+    "arith.fptoui", "arith.fptosi", "vector.bitcast", "arith.bitcast", "minnumf", "maxnumf",
+)  # fmt: skip
 
 
 def _optimize(**kwargs: Any) -> Callable[[Module], Module]:
