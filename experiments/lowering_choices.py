@@ -31,7 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from experiments import kernel_variants as kv  # noqa: E402
 from experiments.sweeplib import Spec, run_sweep  # noqa: E402
-from experiments.sweeplib.runner import add_sweep_arguments, executor_from_args  # noqa: E402
+from experiments.sweeplib.runner import (  # noqa: E402
+    add_plan_arguments,
+    add_sweep_arguments,
+    executor_from_args,
+    plan_of,
+)
 
 STUDY = "lowering_choices"
 RUN = "experiments.lowering_choices:run"
@@ -412,9 +417,7 @@ def plot(summ: Sequence[Mapping[str, Any]], path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    mode = ap.add_mutually_exclusive_group()
-    mode.add_argument("--quick", action="store_true", help="no reassociation, 3 short samples")
-    mode.add_argument("--smoke", action="store_true", help="two kernels on avx2 (tests)")
+    add_plan_arguments(ap, quick="no reassociation, 3 short samples", smoke="two kernels on avx2 (tests)")
     ap.add_argument("--out", type=Path, default=None, help="output directory")
     ap.add_argument("--emit", choices=("vv", "hwv"), default="vv", help="extraction level")
     ap.add_argument("--layout", choices=("nested", "flat"), default="nested")
@@ -422,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.workers is None and args.cluster is None:
         args.workers = 1  # timings: one run at a time unless asked otherwise
-    plan = "smoke" if args.smoke else "quick" if args.quick else "full"
+    plan = plan_of(args)
     here = Path(__file__).resolve().parent
     out = args.out or here / "results" / (STUDY if plan == "full" else f"{STUDY}-{plan}")
     out.mkdir(parents=True, exist_ok=True)

@@ -27,7 +27,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from experiments import scaling_programs as programs  # noqa: E402
 from experiments.sweeplib import Spec, run_sweep  # noqa: E402
-from experiments.sweeplib.runner import add_sweep_arguments, executor_from_args  # noqa: E402
+from experiments.sweeplib.runner import (  # noqa: E402
+    add_plan_arguments,
+    add_sweep_arguments,
+    executor_from_args,
+    plan_of,
+)
 
 STUDY = "scaling"
 RUN = "experiments.scaling:run"
@@ -355,13 +360,11 @@ def plot(table: Sequence[Mapping[str, Any]], path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    mode = ap.add_mutually_exclusive_group()
-    mode.add_argument("--quick", action="store_true", help="fewer, smaller sizes (< 2 min)")
-    mode.add_argument("--smoke", action="store_true", help="a handful of tiny runs (tests)")
+    add_plan_arguments(ap, quick="fewer, smaller sizes (< 2 min)", smoke="a handful of tiny runs (tests)")
     ap.add_argument("--out", type=Path, default=None, help="output directory")
     add_sweep_arguments(ap)
     args = ap.parse_args(argv)
-    plan = "smoke" if args.smoke else "quick" if args.quick else "full"
+    plan = plan_of(args)
     here = Path(__file__).resolve().parent
     out = args.out or here / "results" / ("scaling" if plan == "full" else f"scaling-{plan}")
     out.mkdir(parents=True, exist_ok=True)

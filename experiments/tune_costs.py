@@ -30,7 +30,12 @@ if __package__ in (None, ""):  # run as a script: make `experiments` importable
 
 from experiments import tuning_runs as tr
 from experiments.sweeplib import Spec, run_sweep
-from experiments.sweeplib.runner import add_sweep_arguments, executor_for
+from experiments.sweeplib.runner import (
+    add_plan_arguments,
+    add_sweep_arguments,
+    executor_for,
+    plan_of,
+)
 
 HERE = Path(__file__).resolve().parent
 RUNNABLE = ("avx2", "x86-64-v2")
@@ -440,15 +445,13 @@ def main(argv: list[str] | None = None) -> int:
     from eqsat.targets import load_target
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    mode = ap.add_mutually_exclusive_group()
-    mode.add_argument("--quick", action="store_true", help="widths 1 and 8, fewer repeats")
-    mode.add_argument("--smoke", action="store_true", help="three ops, one kernel (tests)")
+    add_plan_arguments(ap, quick="widths 1 and 8, fewer repeats", smoke="three ops, one kernel (tests)")
     ap.add_argument("--target", default=None, help="one target (default: every runnable one)")
     ap.add_argument("--out", type=Path, default=None, help="tuned target file (one target)")
     ap.add_argument("--dir", type=Path, default=None, help="results directory")
     add_sweep_arguments(ap)
     args = ap.parse_args(argv)
-    plan = "smoke" if args.smoke else "quick" if args.quick else "full"
+    plan = plan_of(args)
     names = [args.target] if args.target else list(RUNNABLE)
     if args.out is not None and len(names) != 1:
         ap.error("--out needs --target (one tuned file per target)")

@@ -119,6 +119,18 @@ def _bar(total: int, enabled: bool, desc: str | None) -> Any:
     return tqdm(total=total, disable=not enabled or total == 0, desc=desc, unit="run")
 
 
+def add_plan_arguments(ap: argparse.ArgumentParser, quick: str, smoke: str) -> None:
+    """A study's size: full by default, ``--quick`` (under 2 minutes) or ``--smoke`` (tests)."""
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_true", help=quick)
+    mode.add_argument("--smoke", action="store_true", help=smoke)
+
+
+def plan_of(args: argparse.Namespace) -> str:
+    """``smoke``, ``quick`` or ``full``: what ``add_plan_arguments`` parsed."""
+    return "smoke" if args.smoke else "quick" if args.quick else "full"
+
+
 def add_sweep_arguments(ap: argparse.ArgumentParser) -> None:
     """The options every study script shares."""
     ap.add_argument(
