@@ -43,6 +43,9 @@ from frontend.types import (
     i64,
 )
 
+# The fast-math flags, the same in the arith and llvm dialects.
+_FASTMATH_FLAGS = ("none", "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "fast")
+
 # Enum attributes of the dialects we model: mnemonic -> allowed keywords.
 ENUMS: dict[str, tuple[str, ...]] = {
     "vector.kind": (
@@ -62,28 +65,8 @@ ENUMS: dict[str, tuple[str, ...]] = {
     ),
     "vector.iterator_type": ("parallel", "reduction"),
     "vector.punctuation": ("no_punctuation", "newline", "comma", "open", "close"),
-    "arith.fastmath": (
-        "none",
-        "reassoc",
-        "nnan",
-        "ninf",
-        "nsz",
-        "arcp",
-        "contract",
-        "afn",
-        "fast",
-    ),
-    "llvm.fastmath": (
-        "none",
-        "reassoc",
-        "nnan",
-        "ninf",
-        "nsz",
-        "arcp",
-        "contract",
-        "afn",
-        "fast",
-    ),
+    "arith.fastmath": _FASTMATH_FLAGS,
+    "llvm.fastmath": _FASTMATH_FLAGS,
     "arith.overflow": ("none", "nsw", "nuw"),
     "arith.roundingmode": (
         "to_nearest_even",
