@@ -265,6 +265,20 @@ def _eval_copy(ctx: Any, op: Operation, source: MemRef, target: MemRef) -> None:
     target.buffer[target.positions(idx)] = source.to_array()
 
 
+# A view's offsets, sizes and strides: dynamic operands, and the static lists that hold the
+# constants (MLIR's ShapedType::kDynamic where an operand stands instead).
+VIEW_INDEX_OPERANDS = (
+    Operand("offsets", INDEX, VARIADIC),
+    Operand("sizes", INDEX, VARIADIC),
+    Operand("strides", INDEX, VARIADIC),
+)
+VIEW_INDEX_ATTRS = (
+    Attr("static_offsets", I64_LIST),
+    Attr("static_sizes", I64_LIST),
+    Attr("static_strides", I64_LIST),
+)
+
+
 register(
     _alloc("alloc"),
     _alloc("alloca"),
@@ -308,13 +322,10 @@ register(
         "memref.subview",
         operands=(
             Operand("source", MEMREF),
-            Operand("offsets", INDEX, VARIADIC),
-            Operand("sizes", INDEX, VARIADIC),
-            Operand("strides", INDEX, VARIADIC),
+            *VIEW_INDEX_OPERANDS,
         ),
         results=(Result("result", MEMREF),),
-        attrs=(Attr("static_offsets", I64_LIST), Attr("static_sizes", I64_LIST),
-               Attr("static_strides", I64_LIST)),
+        attrs=VIEW_INDEX_ATTRS,
         traits=frozenset({PURE}),
         format="$source `` custom<DynamicIndexList>($offsets, $static_offsets) "
         "custom<DynamicIndexList>($sizes, $static_sizes) "

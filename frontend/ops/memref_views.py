@@ -19,7 +19,7 @@ from frontend.ir import Operation
 from frontend.ops.registry import register
 from frontend.ops.common import fail, ints
 from frontend.ops.kinds import AFFINE_MAP, I64, I64_LIST
-from frontend.ops.memref import ANY_MEMREF, layout_of
+from frontend.ops.memref import ANY_MEMREF, VIEW_INDEX_ATTRS, VIEW_INDEX_OPERANDS, layout_of
 from frontend.ops.runtime import SemanticsError, mixed
 from frontend.ops.spec import (
     DYNAMIC_INDEX,
@@ -359,13 +359,10 @@ register(
         "memref.reinterpret_cast",
         operands=(
             Operand("source", ANY_MEMREF),
-            Operand("offsets", INDEX, VARIADIC),
-            Operand("sizes", INDEX, VARIADIC),
-            Operand("strides", INDEX, VARIADIC),
+            *VIEW_INDEX_OPERANDS,
         ),
         results=(Result("result", MEMREF),),
-        attrs=(Attr("static_offsets", I64_LIST), Attr("static_sizes", I64_LIST),
-               Attr("static_strides", I64_LIST)),
+        attrs=VIEW_INDEX_ATTRS,
         traits=VIEW,
         format="$source `to` `offset` `` `:` custom<DynamicIndexList>($offsets, $static_offsets) "
         "`` `,` `sizes` `` `:` custom<DynamicIndexList>($sizes, $static_sizes) "
