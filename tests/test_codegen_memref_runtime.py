@@ -15,6 +15,7 @@ from eqsat.codegen.types import CodegenError
 from eqsat.interpret import RuntimeFault
 from eqsat.targets import load_target
 from frontend import parse, parse_file
+from tests.test_memref_runtime import UNKNOWN_RUNTIME_CALL
 
 PROGRAM = Path(__file__).resolve().parent / "runtime_programs" / "print_memref.mlir"
 _ADDR = re.compile(r"base@ = 0x[0-9a-f]+")
@@ -40,15 +41,7 @@ def test_compiled_print_memref_matches_golden(layout: str) -> None:
 
 
 def test_unknown_runner_function_is_a_located_fault() -> None:
-    text = """
-func.func private @printMemrefC64(memref<*xf32>)
-func.func @entry() {
-  %a = memref.alloc() : memref<2xf32>
-  %u = memref.cast %a : memref<2xf32> to memref<*xf32>
-  call @printMemrefC64(%u) : (memref<*xf32>) -> ()
-  return
-}
-"""
+    text = UNKNOWN_RUNTIME_CALL
     with pytest.raises(RuntimeFault, match=r"p.mlir:6:3: .*without a body @printMemrefC64"):
         compile(parse(text, "p.mlir"), _host())["entry"]()
 
