@@ -24,12 +24,19 @@ from typing import Any
 
 from eqsat.optimize import OptimizeResult
 from eqsat.schema import by_constructor, constructors
+from eqsat.strategies import STRATEGIES
 from frontend.ir import Module
 
 
 def _form(cons: str) -> str:
     c = by_constructor().get(cons)
     return c.op if c is not None else cons
+
+
+def _label(cons: str, lits: tuple[Any, ...]) -> str:
+    """A form's name: its constructor, with a strategy's named tuning literals."""
+    s = STRATEGIES.get(cons)
+    return s.label(lits) if s is not None else cons
 
 
 def _num(x: float) -> float | str:
@@ -67,9 +74,9 @@ def explanations(result: OptimizeResult) -> list[dict[str, Any]]:
             forms = []
             for node in snap.members[cls]:
                 kid_costs = tuple(value.get(k, math.inf) for k in snap.kids[node])
-                forms.append(
-                    (snap.ops[node], cost(snap.ops[node], snap.cost_lits[node], kid_costs), node)
-                )
+                lits = snap.cost_lits[node]
+                own = cost(snap.ops[node], lits, kid_costs)
+                forms.append((_label(snap.ops[node], lits), own, node))
             forms.sort(key=lambda f: (f[1], f[0]))
             node = chosen.get(cls)
             used = node is not None
@@ -83,21 +90,24 @@ def explanations(result: OptimizeResult) -> list[dict[str, Any]]:
                 "block": b.index,
                 "op": op.name,
                 "line": loc.line if loc is not None else None,
-                "chosen": {"form": pick[0], "op": _form(pick[0]), "cost": _num(pick[1])},
+                "chosen": {"form": pick[0], "op": _form(snap.ops[pick[2]]), "cost": _num(pick[1])},
                 "in_output": used,
                 "shared": used and pick[2] != best_tree.get(cls),
                 "alternatives": [
-                    {"form": f, "op": _form(f), "cost": _num(x)}
+                    {"form": f, "op": _form(snap.ops[m]), "cost": _num(x)}
                     for f, x, m in forms
                     if m != pick[2]
                 ],
-                "rules": _rules(pick[0], c.name, rules, fired),
+                "rules": _rules(snap.ops[pick[2]], c.name, rules, fired),
             }
-            if pick[0] == "Tiled":  # what runs on each tile
+            if snap.ops[pick[2]] == "Tiled":  # what runs on each tile
                 kernel = snap.kids[pick[2]][1]
                 inner = chosen.get(kernel, best_tree.get(kernel))
                 if inner is not None:
-                    record["kernel"] = {"form": snap.ops[inner], "op": _form(snap.ops[inner])}
+                    record["kernel"] = {
+                        "form": _label(snap.ops[inner], snap.cost_lits[inner]),
+                        "op": _form(snap.ops[inner]),
+                    }
             out.append(record)
     return out
 
@@ -136,7 +146,7 @@ def explain(result: OptimizeResult, module: Module, fmt: str = "text") -> str:
         ch = r["chosen"]
         note = "" if r["in_output"] else "  (not in the output: folded into other ops)"
         lines.append(f"{where}: {r['op']}{note}")
-        form = ch["form"] + (f" ({ch['op']})" if ch["op"] != ch["form"] else "")
+        form = ch["form"] + (f" ({ch['op']})" if ch["op"] != ch["form"].split()[0] else "")
         if "kernel" in r:
             form += f" of {r['kernel']['form']} per tile"
         shared = "  [DAG choice: its operands are shared]" if r["shared"] else ""

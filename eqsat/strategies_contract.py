@@ -133,15 +133,23 @@ def _outer_cost(lits: tuple[Any, ...]) -> float:
     return ops_cost(k * (4 if unfused else 3) + 5)
 
 
-@strategy("ContractOuter", CONTRACT + ("IVec",), cost=_outer_cost)
+@strategy(
+    "ContractOuter", CONTRACT + ("IVec", "i64"), cost=_outer_cost, params=(("rows", 4),)
+)
 def contract_outer(dec: Any, t: Any) -> Value:
     """contract(lhs, rhs, acc) == acc <kind> outer(lhs[k], rhs[k]) <kind> ... for k over the
-    reduction dims in row-major order, a chain of vector.outerproduct (AXPY when one operand
-    has no free dim), with lhs and rhs transposed so that k leads (MLIR's ``outerproduct``).
-    For float ``add`` the product is an outerproduct without accumulator followed by
-    arith.addf: the contraction rounds each product, a fused outerproduct would not. Needs no
-    batch dims and a free dim in lhs or rhs (the rules check; the last literal is the lhs
-    shape, for the cost)."""
+    reduction dims in row-major order (MLIR's ``outerproduct``), without batch dims and with a
+    free dim in lhs or rhs (the rules check). Literals after the contraction's: the lhs shape
+    (for the cost) and the row block.
+
+    With free dims on both sides the accumulator is kept as rows, and each step is one AXPY
+    per row, ``row_i <kind>= rhs[k] * lhs[i, k]``: what MLIR's own lowering of a 2-D
+    ``vector.outerproduct`` unrolls to, written out so that every op spans one row (a register
+    budget sees what the hardware runs) and lhs needs no transpose. Rows are done a block at a
+    time, all of k for one block before the next, so that a block's accumulators stay in
+    registers (the target's cost model picks the block). With one free dim the chain is AXPY on
+    the whole accumulator. For float ``add`` each product is rounded before it is added
+    (outerproduct without accumulator, then arith.addf), as the contraction is."""
     c = Contraction(dec, t)
     e = c.e
     lf = [d for d in c.par if d in c.ml]
@@ -149,21 +157,37 @@ def contract_outer(dec: Any, t: Any) -> Value:
     assert lf or rf, "outerproduct lowering needs a free dim"
     assert not set(lf) & set(rf), "outerproduct lowering cannot have batch dims"
     k = c.size(c.red)
+    fused = not (c.kind == "add" and is_float(c.elem))
+
+    def step(acc: Value, x: Value, y: Value) -> Value:
+        if fused:
+            return e.op("vector.outerproduct", [x, y, acc], acc.type, kind=c.kind)
+        return e.combine("add", acc, e.op("vector.outerproduct", [x, y], acc.type, kind=c.kind))
+
+    if lf and rf:
+        rows, width = c.size(lf), c.size(rf)
+        a = e.reshape(c.arrange(c.lhs, c.ml, lf + c.red), (rows, k))
+        b = e.reshape(c.arrange(c.rhs, c.mr, c.red + rf), (k, width))
+        acc = e.reshape(c.arrange(c.acc, c.ma, lf + rf), (rows, width))
+        blk = max(1, int(t.args[8]))  # type: ignore[arg-type]
+        for i0 in range(0, rows, blk):
+            block = range(i0, min(rows, i0 + blk))
+            out = {i: e.extract(acc, [i]) for i in block}
+            for j in range(k):
+                y = e.extract(b, [j])
+                for i in block:
+                    out[i] = step(out[i], y, e.extract(a, [i, j]))
+            for i in block:
+                acc = e.insert(out[i], acc, [i])
+        return c.restore(acc, lf + rf)
+    free = lf or rf
     a = e.reshape(c.arrange(c.lhs, c.ml, c.red + lf), (k, c.size(lf)) if lf else (k,))
     b = e.reshape(c.arrange(c.rhs, c.mr, c.red + rf), (k, c.size(rf)) if rf else (k,))
-    free = [s for s in (c.size(lf) if lf else 0, c.size(rf) if rf else 0) if s]
-    acc = e.reshape(c.arrange(c.acc, c.ma, lf + rf), free)
-    fused = not (c.kind == "add" and is_float(c.elem))
-    for i in range(k):
-        x, y = e.extract(a, [i]), e.extract(b, [i])
-        if not lf:
-            x, y = y, x  # lhs is a scalar: AXPY on the rhs vector (products commute exactly)
-        if fused:
-            acc = e.op("vector.outerproduct", [x, y, acc], acc.type, kind=c.kind)
-        else:
-            p = e.op("vector.outerproduct", [x, y], acc.type, kind=c.kind)
-            acc = e.combine("add", acc, p)
-    return c.restore(acc, lf + rf)
+    acc = e.reshape(c.arrange(c.acc, c.ma, free), (c.size(free),))
+    for j in range(k):
+        x, y = e.extract(a, [j]), e.extract(b, [j])
+        acc = step(acc, *((x, y) if lf else (y, x)))  # AXPY: the vector operand first
+    return c.restore(acc, free)
 
 
 # -- LLVM matrix intrinsic ---------------------------------------------------------------------------

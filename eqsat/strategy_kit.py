@@ -43,6 +43,13 @@ class Strategy:
     # Own cost from the node's literals (count, kind, ...); children are added by the model.
     cost: Callable[[tuple[Literal, ...]], float] = lambda lits: 1.0
     sort: str = "Term"
+    # Tuning literals worth naming (explanations): (name, position among the literals).
+    params: tuple[tuple[str, int], ...] = ()
+
+    def label(self, lits: tuple[Literal, ...]) -> str:
+        """The constructor with its named tuning literals, e.g. ``ContractOuter rows=4``."""
+        named = [f"{n}={lits[i]}" for n, i in self.params if i < len(lits)]
+        return " ".join([self.name, *named])
 
     @property
     def reads(self) -> bool:
@@ -61,12 +68,15 @@ def strategy(
     sorts: tuple[str, ...],
     cost: Callable[[tuple[Literal, ...]], float] | None = None,
     sort: str = "Term",
+    params: tuple[tuple[str, int], ...] = (),
 ):
     """Register the decorated expander as strategy ``name``; its docstring is the law."""
 
     def register(fn: Callable[[Any, Any], Value]) -> Callable[[Any, Any], Value]:
         doc = " ".join((fn.__doc__ or "").split())
-        STRATEGIES[name] = Strategy(name, sorts, doc, fn, cost or (lambda lits: 1.0), sort)
+        STRATEGIES[name] = Strategy(
+            name, sorts, doc, fn, cost or (lambda lits: 1.0), sort, params
+        )
         return fn
 
     return register

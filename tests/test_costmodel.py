@@ -120,3 +120,33 @@ def test_a_strategy_key_prices_the_strategy_flat(tmp_path) -> None:
     model = TargetCost(load_target(str(path)))
     lits = ((1, 0), ("operands", vt(8, 8)), vt(8, 8))
     assert model("TransposeShuffle", lits, ()) == 7
+
+
+def _outer(rows: int, m: int = 16, n: int = 16, k: int = 16) -> tuple:
+    """Literals of a ContractOuter node for an f32 (m x k) * (k x n) matmul, ``rows`` a block."""
+    operands = ("operands", vt(m, k), vt(k, n), vt(m, n))
+    maps = ((0, 2), (2, 1), (0, 1))
+    return (maps, (0, 0, 1), "add", (m, k), rows, operands, vt(m, n))
+
+
+@pytest.mark.parametrize("name, best", [("avx2", 4), ("x86-64-v2", 1)])
+def test_outer_product_row_block_fits_the_accumulator_registers(name: str, best: int) -> None:
+    """A 16-wide f32 row is 2 avx2 registers, 4 SSE ones: the block of rows whose accumulators
+    fit ``accumulators`` (8, 4) is cheapest: fewer blocks reload fewer rhs rows, more spill."""
+    model = TargetCost(load_target(name))
+    costs = {rows: model("ContractOuter", _outer(rows), ()) for rows in (1, 2, 4, 8)}
+    assert min(costs, key=costs.__getitem__) == best, costs
+
+
+def test_accumulators_come_from_the_target_file(tmp_path) -> None:
+    text = GOOD.read_text()
+    assert load_target(str(GOOD)).accumulators == 8
+    path = tmp_path / "few.toml"
+    path.write_text(text.replace("accumulators = 8", "accumulators = 2"))
+    model = TargetCost(load_target(str(path)))
+    costs = {rows: model("ContractOuter", _outer(rows), ()) for rows in (1, 2, 4)}
+    assert min(costs, key=costs.__getitem__) == 1
+    path.write_text(text.replace("accumulators = 8", "accumulators = 0"))
+    with pytest.raises(TargetError) as e:
+        load_target(str(path))
+    assert "'accumulators' must be >= 1" in str(e.value) and str(path) in str(e.value)

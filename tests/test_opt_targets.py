@@ -8,6 +8,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from eqsat.cli import main
@@ -116,7 +117,7 @@ def test_explain_text_names_forms_and_rules(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "matmul.mlir"
-    path.write_text(MATMUL.format(m=16, n=16, k=16))
+    path.write_text(MATMUL.format(m=64, n=64, k=64))
     assert main(["opt", str(path), "--target", "avx2", "--explain"]) == 0
     out = capsys.readouterr().out
     assert "vector.contract" in out and "chosen  Tiled" in out
@@ -214,3 +215,49 @@ def test_legalize_files_follow_the_target(monkeypatch: pytest.MonkeyPatch) -> No
 
     monkeypatch.setattr(opt, "phase_files", missing)
     assert opt.legalize_files(("common",)) == ()  # no legalize directory: no such rules
+
+
+# -- the outer-product lowering's row blocks ------------------------------------------------------
+ODD_MATMUL = """
+#mm = {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>,
+       affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+func.func @entry(%a: vector<5x3xf32>, %b: vector<3x6xf32>, %c: vector<5x6xf32>) -> vector<5x6xf32> {
+  %r = vector.contract #mm %a, %b, %c : vector<5x3xf32>, vector<3x6xf32> into vector<5x6xf32>
+  return %r : vector<5x6xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("rows", [1, 2, 4, 8])
+def test_every_row_block_computes_the_contraction(rows: int) -> None:
+    """Blocks that do not divide the 5 rows (2, 4) and exceed them (8) give the same bits."""
+    from eqsat.cost import vv_cost
+
+    base = vv_cost()
+
+    def only(op: str, lits: tuple, kids: tuple) -> float:
+        if op == "ContractOuter":
+            return 0.0 if lits[4] == rows else 1e9
+        return base(op, lits, kids) + (1e9 if op.startswith("Contract") else 0.0)
+
+    module = parse(ODD_MATMUL)
+    out = optimize_module(module, cost=only).module
+    names = Counter(op.name for op in out.walk())
+    assert "vector.contract" not in names and names["vector.outerproduct"] == 5 * 3
+    rng = np.random.default_rng(rows)
+    args = [rng.standard_normal(s).astype(np.float32) for s in ((5, 3), (3, 6), (5, 6))]
+    want = Interpreter(module).call("entry", *args)
+    got = Interpreter(out).call("entry", *args)
+    assert np.array_equal(np.asarray(want), np.asarray(got))
+
+
+def test_bt_matmul_takes_the_outer_product_in_one_register_rows() -> None:
+    """C += A * B^T, 8x8x8 on avx2: the outer-product form (one AXPY per row, each one ymm
+    register) beats 64 ordered dot products; every compute op fits one register."""
+    path = ROOT / "experiments" / "bench_kernels" / "matmul_bt_8x8x8.mlir"
+    out = optimize_module(parse_file(path), target=load_target("avx2"), emit="vv").module
+    names = Counter(op.name for op in out.walk())
+    assert names["vector.outerproduct"] == 64 and "vector.reduction" not in names
+    for op in out.walk():
+        if op.name in ("vector.outerproduct", "arith.addf"):
+            assert all(_lanes(v.type) <= 8 for v in [*op.results, *op.operands])

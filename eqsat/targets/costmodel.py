@@ -33,6 +33,7 @@ from eqsat.cost import FREE
 from eqsat.extract import Literal
 from eqsat.schema import by_constructor
 from eqsat.strategies import STRATEGIES
+from eqsat.targets.expansions import LIVE
 from eqsat.targets.widths import BITS, contract_space, node_types, type_lanes
 
 # Added per register to a compute op wider than the target's register budget.
@@ -177,6 +178,11 @@ class TargetCost:
         most dims of a vector it touches (for the HWV test at ``--emit hwv``)."""
         native = self.native(elem)
         registers = max(1, -(-lanes // native))
+        if op == LIVE:  # each register beyond the target's accumulators spills: store + load
+            spilled = max(0, registers - self.target.accumulators)
+            return spilled * (
+                self.per_register("vector.store", elem) + self.per_register("vector.load", elem)
+            )
         per = self.per_register(op, elem)
         if per == math.inf:
             return math.inf

@@ -17,6 +17,10 @@ from eqsat.strategy_kit import FLOAT_KIND_OPS, INT_KIND_OPS
 from eqsat.targets.widths import contract_space, node_types, type_lanes
 
 type Piece = tuple[str, int, str | None, int | None, float]
+
+# A pseudo-op piece: ``lanes`` kept live as accumulators across a reduction, ``n`` times. The
+# target prices the registers beyond its ``accumulators`` as spills (see costmodel).
+LIVE = "live-accumulators"
 type Profile = Callable[[tuple[Any, ...], "Shape"], list[Piece]]
 
 
@@ -179,20 +183,34 @@ def _contract_outer(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     par = [d for d, it in enumerate(c.its) if it == 0]
     lf = [d for d in par if d in c.maps[0]]
     rf = [d for d in par if d in c.maps[1]]
-    acc = c.size(lf) * c.size(rf)
     unfused = c.kind == "add" and (s.elem or "")[:1] in ("f", "b")
-    out = [
-        s.piece("vector.extract", max(1, c.size(lf)), c.k),
-        s.piece("vector.extract", max(1, c.size(rf)), c.k),
-        s.piece("vector.outerproduct", acc, c.k),
-    ]
+    if lf and rf:  # one AXPY per accumulator row and reduction point, rows in blocks
+        rows, width = c.size(lf), c.size(rf)
+        block = min(rows, max(1, int(lits[4])))
+        out = [
+            s.piece("vector.extract", 1, rows * c.k, rows * c.k),
+            s.piece("vector.extract", width, c.k * -(-rows // block)),  # rhs rows, per block
+            s.piece("vector.outerproduct", width, rows * c.k),
+            s.piece("vector.extract", width, rows),
+            s.piece("vector.insert", width, rows),
+            s.piece(LIVE, block * width, rows * c.k),  # a block's accumulators, each step
+        ]
+        orders = ((0, lf + c.red), (1, c.red + rf))
+    else:  # AXPY on the whole accumulator
+        width, rows = c.size(lf or rf), 1
+        out = [
+            s.piece("vector.extract", max(1, c.size(lf)), c.k),
+            s.piece("vector.extract", max(1, c.size(rf)), c.k),
+            s.piece("vector.outerproduct", width, c.k),
+        ]
+        orders = ((0, c.red + lf), (1, c.red + rf))
     if unfused:
-        out.append(s.piece("arith.addf", acc, c.k))
-    for i, dims in ((0, c.red + lf), (1, c.red + rf)):
+        out.append(s.piece("arith.addf", width, rows * c.k))
+    for i, dims in orders:
         if c.transposed(i, dims):
             out.append(s.piece("vector.transpose", c.lanes(i)))
     if c.transposed(2, lf + rf):
-        out.append(s.piece("vector.transpose", acc, 2))
+        out.append(s.piece("vector.transpose", rows * width, 2))
     return out
 
 

@@ -48,6 +48,9 @@ class Target:
     lines: dict[str, int] = field(default_factory=dict)
     # Compute ops spanning more native registers than this are not extracted (see costmodel).
     max_registers: int = 4
+    # Registers a reduction chain keeps live as accumulators before it spills (a contraction's
+    # outer-product lowering works on blocks of rows that fit; see costmodel).
+    accumulators: int = 8
     # Legalize rule files (``rules/legalize/<name>.egg``) this target uses at ``--emit hwv``.
     legalize: tuple[str, ...] = ()
 
@@ -161,6 +164,11 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
         raise TargetError(
             path, _line_of(text, "max_registers", "target"), "'max_registers' must be >= 1"
         )
+    accumulators = head.get("accumulators", max(1, head["registers"] // 2))
+    if not isinstance(accumulators, int) or isinstance(accumulators, bool) or accumulators < 1:
+        raise TargetError(
+            path, _line_of(text, "accumulators", "target"), "'accumulators' must be >= 1"
+        )
     legalize = head.get("legalize", [])
     if not isinstance(legalize, list) or not all(isinstance(x, str) for x in legalize):
         raise TargetError(
@@ -180,6 +188,7 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
         cost=cost,
         lines={k: v for k, v in lines.items() if v},
         max_registers=max_registers,
+        accumulators=accumulators,
         legalize=tuple(legalize),
     )
 
