@@ -52,33 +52,63 @@ def transpose_flat(dec: Any, t: Any) -> Value:
 
 
 BLOCK = 16
+# The four stages of MLIR's 16x16 transpose, two-input shuffles of 16-lane rows: interleave
+# 32-bit lanes, then 64-bit pairs, then take 128-bit and 256-bit halves (each stage maps to one
+# AVX/AVX-512 shuffle per row: unpck*ps, unpck*pd, shuf_f32x4, ...).
+_LO32 = [0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29]
+_LO64 = [0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29]
+_HALF = [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27]
 
 
-def _block_mask() -> list[int]:
-    """Lane i*16 + j of a transposed 16x16 block reads lane j*16 + i of the block."""
-    return [j * BLOCK + i for i in range(BLOCK) for j in range(BLOCK)]
+def _plus(mask: list[int], k: int) -> list[int]:
+    return [i + k for i in mask]
+
+
+def _transpose16_rows(e: Emit, rows: list[Value]) -> list[Value]:
+    """The rows of the transpose of 16 rows of 16 lanes, in 64 shuffles (4 stages of 16)."""
+    lo32, hi32, lo64, hi64 = _LO32, _plus(_LO32, 2), _LO64, _plus(_LO64, 2)
+    lo, hi = _HALF, _plus(_HALF, 4)
+    t: list[Value] = []
+    for p in range(0, BLOCK, 2):
+        t += [e.shuffle(rows[p], rows[p + 1], lo32), e.shuffle(rows[p], rows[p + 1], hi32)]
+    u: list[Value] = []
+    for g in range(0, BLOCK, 4):
+        for a, b in ((t[g], t[g + 2]), (t[g + 1], t[g + 3])):
+            u += [e.shuffle(a, b, lo64), e.shuffle(a, b, hi64)]
+    v: list[Value] = [rows[0]] * BLOCK
+    for h in (0, 8):
+        for i in range(4):
+            v[h + i] = e.shuffle(u[h + i], u[h + i + 4], lo)
+            v[h + 4 + i] = e.shuffle(u[h + i], u[h + i + 4], hi)
+    w = [e.shuffle(v[i], v[i + 8], lo) for i in range(8)]
+    return w + [e.shuffle(v[i], v[i + 8], hi) for i in range(8)]
 
 
 def _shuffle16_cost(lits: tuple[Any, ...]) -> float:
     shape = result_shape(lits) or (BLOCK, BLOCK)
     blocks = prod(shape) // (BLOCK * BLOCK)
-    return ops_cost(3 if blocks == 1 else 5 * blocks + 1)
+    return ops_cost(blocks * (64 + 2 * BLOCK) + (2 * blocks if blocks > 1 else 0))
 
 
 @strategy("TransposeShuffle16x16", ("Type", "Term", "IVec"), cost=_shuffle16_cost)
 def transpose_shuffle16(dec: Any, t: Any) -> Value:
-    """transpose(x : RxC, [1, 0]) with R, C multiples of 16 == for every 16x16 block:
-    insert_strided_slice(shape_cast(shuffle(flat(block), flat(block), 16x16 transpose mask)))
-    at the mirrored offset (MLIR's ``shuffle_16x16``, one 1-D shuffle per block)."""
+    """transpose(x : RxC, [1, 0]) with R, C multiples of 16 == for every 16x16 block: its 16
+    rows through four stages of two-input row shuffles (interleave 32-bit lanes, 64-bit pairs,
+    128-bit then 256-bit halves), inserted back as rows at the mirrored offset (MLIR's
+    ``shuffle_16x16``, the same 64 shuffles per block)."""
     e, src, rt, _ = _decode(dec, t)
     rows, cols = src.type.shape  # type: ignore[attr-defined]
-    elem = rt.element
-    flat_t = VectorType((BLOCK * BLOCK,), elem)
-    block_t = VectorType((BLOCK, BLOCK), elem)
-    mask = _block_mask()
+    block_t = VectorType((BLOCK, BLOCK), rt.element)
+
+    def transposed(block: Value) -> Value:
+        moved = _transpose16_rows(e, [e.extract(block, [i]) for i in range(BLOCK)])
+        out = e.zeros(block_t)
+        for i, row in enumerate(moved):
+            out = e.insert(row, out, [i])
+        return out
+
     if (rows, cols) == (BLOCK, BLOCK):
-        flat = e.shape_cast(src, flat_t)
-        return e.shape_cast(e.shuffle(flat, flat, mask), rt)
+        return transposed(src)
     acc = e.zeros(rt)
     for bi in range(0, rows, BLOCK):
         for bj in range(0, cols, BLOCK):
@@ -90,10 +120,12 @@ def transpose_shuffle16(dec: Any, t: Any) -> Value:
                 sizes=[BLOCK, BLOCK],
                 strides=[1, 1],
             )
-            flat = e.shape_cast(block, flat_t)
-            moved = e.shape_cast(e.shuffle(flat, flat, mask), block_t)
             acc = e.op(
-                "vector.insert_strided_slice", [moved, acc], rt, offsets=[bj, bi], strides=[1, 1]
+                "vector.insert_strided_slice",
+                [transposed(block), acc],
+                rt,
+                offsets=[bj, bi],
+                strides=[1, 1],
             )
     return acc
 

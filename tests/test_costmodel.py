@@ -57,11 +57,15 @@ def test_wide_compute_ops_cannot_be_made_legal_by_overrides() -> None:
 
 
 def test_strategies_cost_their_expansion_on_the_target() -> None:
-    # transpose 8x8 f32 as one 64-lane shuffle: 8 avx2 registers, 16 x86-64-v2 registers
+    # transpose 8x8 f32 as one 64-lane shuffle: 8 avx2 registers, each gathering lanes from 8
+    # source rows; 16 x86-64-v2 registers, each from 4 source rows
     lits = ((1, 0), ("operands", vt(8, 8)), vt(8, 8))
     avx2, sse = TargetCost(load_target("avx2")), TargetCost(load_target("x86-64-v2"))
-    assert avx2("TransposeShuffle", lits, ()) == 8 * avx2.per_register("vector.shuffle", "f32")
-    assert sse("TransposeShuffle", lits, ()) == 16 * sse.per_register("vector.shuffle", "f32")
+    assert avx2("TransposeShuffle", lits, ()) == 8 * 8 * avx2.per_register("vector.shuffle", "f32")
+    assert sse("TransposeShuffle", lits, ()) == 16 * 4 * sse.per_register("vector.shuffle", "f32")
+    # a permutation that keeps the rows whole moves registers: one shuffle each
+    keep = ((1, 0, 2), ("operands", vt(2, 4, 8)), vt(4, 2, 8))
+    assert avx2("TransposeShuffle", keep, ()) == 8 * avx2.per_register("vector.shuffle", "f32")
     # flat_transpose was removed from MLIR 22: every shipped target forbids it
     assert math.isinf(avx2("TransposeFlat", lits, ()))
 

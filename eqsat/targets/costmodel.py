@@ -33,7 +33,7 @@ from eqsat.cost import FREE
 from eqsat.extract import Literal
 from eqsat.schema import by_constructor
 from eqsat.strategies import STRATEGIES
-from eqsat.targets.expansions import LIVE
+from eqsat.targets.expansions import GATHER, LIVE
 from eqsat.targets.widths import BITS, contract_space, node_types, type_lanes
 
 # Added per register to a compute op wider than the target's register budget.
@@ -172,10 +172,12 @@ class TargetCost:
         elem: str | None,
         width: int | None = None,
         rank: int = 1,
+        gather: int = 0,
     ) -> float:
         """Own cost of ``op`` over ``lanes`` lanes of ``elem``; ``width`` (default: lanes) is
         the widest value it touches, checked against the register budget; ``rank`` the
-        most dims of a vector it touches (for the HWV test at ``--emit hwv``)."""
+        most dims of a vector it touches (for the HWV test at ``--emit hwv``); ``gather`` the
+        source rows each output register of a transpose reads."""
         native = self.native(elem)
         registers = max(1, -(-lanes // native))
         if op == LIVE:  # each register beyond the target's accumulators spills: store + load
@@ -183,10 +185,15 @@ class TargetCost:
             return spilled * (
                 self.per_register("vector.store", elem) + self.per_register("vector.load", elem)
             )
+        sources = 1  # source registers each output register draws on (a gather of lanes)
+        if op == GATHER:
+            op, sources, width = "vector.shuffle", min(native, max(1, width or 1)), lanes
+        elif op == "vector.transpose" and gather:
+            sources = min(native, gather)
         per = self.per_register(op, elem)
         if per == math.inf:
             return math.inf
-        cost = registers * per
+        cost = registers * per * sources
         if lanes > native and lanes % native:  # the ragged last register needs a shuffle
             cost += self.per_register("vector.shuffle", elem)
         if self.hwv and not self.has_hwv_form(op, width or lanes, elem, rank):
@@ -216,6 +223,11 @@ class TargetCost:
             lanes = contract_space(literals[0], operands) or width
         elif op == "vector.outerproduct" and shapes[0] is not None:
             lanes = shapes[0][0]
+        elif op == "vector.transpose" and res is not None and _is_vt(res):
+            perm = tuple(literals[0])  # type: ignore[arg-type]
+            moves_rows = bool(perm) and perm[-1] != len(perm) - 1
+            gather = res[1][-1] if moves_rows and res[1] else 0
+            return self.price(op, lanes, elem, width, rank, gather)
         return self.price(op, lanes, elem, width, rank)
 
     def own(self, cons: str, literals: tuple[Literal, ...]) -> float:

@@ -21,6 +21,10 @@ type Piece = tuple[str, int, str | None, int | None, float]
 # A pseudo-op piece: ``lanes`` kept live as accumulators across a reduction, ``n`` times. The
 # target prices the registers beyond its ``accumulators`` as spills (see costmodel).
 LIVE = "live-accumulators"
+# A pseudo-op piece: a one-shuffle permutation of ``lanes`` lanes in which consecutive output
+# lanes come from ``width`` different source rows (a transpose): each output register gathers
+# from up to that many source registers, one shuffle each (see costmodel).
+GATHER = "gather-shuffle"
 type Profile = Callable[[tuple[Any, ...], "Shape"], list[Piece]]
 
 
@@ -57,7 +61,9 @@ def _combine_op(kind: str, elem: str | None) -> str:
 
 # -- transpose -------------------------------------------------------------------------------------
 def _transpose_shuffle(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
-    return [s.piece("vector.shuffle", s.lanes)]
+    perm = tuple(lits[0])
+    moves_rows = bool(perm) and perm[-1] != len(perm) - 1
+    return [s.piece(GATHER, s.lanes, 1, s.shape[-1] if moves_rows and s.shape else 1)]
 
 
 def _transpose_elementwise(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
@@ -70,13 +76,17 @@ def _transpose_flat(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
 
 def _transpose_16x16(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     blocks = max(1, s.lanes // 256)
-    if blocks == 1:
-        return [s.piece("vector.shuffle", 256)]
-    return [
-        s.piece("vector.extract_strided_slice", 256, blocks),
-        s.piece("vector.shuffle", 256, blocks),
-        s.piece("vector.insert_strided_slice", 256, blocks),
+    out = [
+        s.piece("vector.extract", 16, 16 * blocks),
+        s.piece("vector.shuffle", 16, 64 * blocks),
+        s.piece("vector.insert", 16, 16 * blocks),
     ]
+    if blocks > 1:
+        out += [
+            s.piece("vector.extract_strided_slice", 256, blocks),
+            s.piece("vector.insert_strided_slice", 256, blocks),
+        ]
+    return out
 
 
 # -- shapes ----------------------------------------------------------------------------------------
