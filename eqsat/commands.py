@@ -71,7 +71,8 @@ def _target_and_costs(
     overrides = _overrides(args, table)
     if target is not None:
         level = emit or "hwv"  # hwv is the default with a target
-        return target, target.cost_model(overrides, level)  # type: ignore[attr-defined]
+        reassoc = getattr(args, "fast_math", False) or getattr(args, "reassoc", False)
+        return target, target.cost_model(overrides, level, reassoc)  # type: ignore[attr-defined]
     return None, vv_cost(overrides)
 
 

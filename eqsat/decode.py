@@ -40,8 +40,8 @@ def decode_attr(arg: Arg, spec: OpSpec, value: Any, iterators: int) -> Attribute
     assert d is not None
     kind = d.kind
     if arg.sort == "String":
-        if value == "" and (d.optional or d.default is None and arg.kind == "optional"):
-            return None
+        if value == "" and (d.optional or d.default is not None or arg.kind == "optional"):
+            return None  # absent: an attribute with a default takes it
         if kind.enum is not None:
             return EnumAttr(kind.enum, value)
         if kind is K.UNIT:

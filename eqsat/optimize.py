@@ -8,8 +8,9 @@ with its own root, so a rule fires once for every place it applies.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -149,16 +150,71 @@ def optimize_module(
     target: TargetLike | None = None,
     emit: str = "vv",
     extractor: str | None = None,
+    rounds: int | None = None,
 ) -> OptimizeResult:
     """Optimize every function body of ``module``; returns a new, verified module.
 
     With a ``target``: its cost model prices the extraction (unless ``cost`` is given), its
     widths set the native tiles (unless ``native`` is given), extraction is DAG-aware (unless
-    ``extractor`` says otherwise), and ``emit="hwv"`` adds the target's legalize rules."""
+    ``extractor`` says otherwise), and ``emit="hwv"`` adds the target's legalize rules.
+
+    A lowering strategy expands after extraction, and may emit compound ops of its own (the
+    outer-product lowering transposes its operands). When it did, the program is optimized
+    again so that those ops get their own choice too (a 16x16 transpose its shuffle sequence),
+    up to ``rounds`` times (default 2 with a target, whose costs tell lowerings apart; else 1).
+    Explanations and saturation stats describe the first round; ``cost`` is the last one's."""
+    args = (rules, budget, cost, extra_rule_paths, native, fast_math, target, emit, extractor)
+    result = _optimize_once(module, *args)
+    for _ in range((rounds if rounds is not None else 2 if target is not None else 1) - 1):
+        if not _new_compound_ops(module, result.module):
+            break
+        again = _optimize_once(result.module, *args)
+        seconds = dict(result.seconds)
+        seconds["next round"] = seconds.get("next round", 0.0) + sum(again.seconds.values())
+        result = replace(result, module=again.module, cost=again.cost, seconds=seconds)
+    return result
+
+
+def _compound_ops() -> frozenset[str]:
+    """MLIR ops that lowering strategies lower (``Contract`` -> ``vector.contract``, ...)."""
+    from eqsat.schema import by_constructor
+    from eqsat.strategies import STRATEGIES
+
+    ops = set()
+    for name in STRATEGIES:
+        heads = [c for c in by_constructor() if name.startswith(c) and c != name]
+        if heads:
+            ops.add(by_constructor()[max(heads, key=len)].op)
+    return frozenset(ops)
+
+
+def _new_compound_ops(before: Module, after: Module) -> bool:
+    """Whether ``after`` holds more of some compound op than ``before`` did."""
+    compound = _compound_ops()
+
+    def counts(m: Module) -> Counter[str]:
+        return Counter(op.name for op in m.walk() if op.name in compound)
+
+    old = counts(before)
+    return any(n > old[name] for name, n in counts(after).items())
+
+
+def _optimize_once(
+    module: Module,
+    rules: dict[str, tuple[RuleFile, ...]] | None,
+    budget: Budget | None,
+    cost: CostModel | None,
+    extra_rule_paths: tuple[str | Path, ...],
+    native: dict[str, int] | None,
+    fast_math: bool,
+    target: TargetLike | None,
+    emit: str,
+    extractor: str | None,
+) -> OptimizeResult:
     budget = budget or Budget()
     rules = dict(rules) if rules is not None else default_rule_files(fast_math=fast_math)
     if target is not None:
-        cost = cost or target.cost_model(emit=emit)
+        cost = cost or target.cost_model(emit=emit, reassoc=fast_math)
         native = native if native is not None else dict(target.width)
         if emit == "hwv":
             rules[LEGALIZE] = rules.get(LEGALIZE, ()) + legalize_files(

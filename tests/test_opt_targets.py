@@ -261,3 +261,34 @@ def test_bt_matmul_takes_the_outer_product_in_one_register_rows() -> None:
     for op in out.walk():
         if op.name in ("vector.outerproduct", "arith.addf"):
             assert all(_lanes(v.type) <= 8 for v in [*op.results, *op.operands])
+
+
+def test_ops_a_strategy_emits_get_their_own_choice_in_a_second_round() -> None:
+    """matvec 16x16 on avx2: the outer-product lowering transposes the matrix; the second
+    round lowers that transpose too (MLIR's 16x16 shuffle sequence) instead of leaving it to
+    code generation. One round keeps it; either way the program computes the same bits."""
+    path = ROOT / "experiments" / "bench_kernels" / "matvec_16x16.mlir"
+    target = load_target("avx2")
+    one = optimize_module(parse_file(path), target=target, rounds=1)
+    two = optimize_module(parse_file(path), target=target)
+    assert "vector.transpose" in {op.name for op in one.module.walk()}
+    names = Counter(op.name for op in two.module.walk())
+    assert "vector.transpose" not in names and names["vector.shuffle"] == 64
+    assert "next round" in two.seconds and two.cost < one.cost
+    rng = np.random.default_rng(0)
+    a, x = rng.standard_normal((16, 16), np.float32), rng.standard_normal(16, np.float32)
+    outs = []
+    for m in (parse_file(path), one.module, two.module):
+        y = np.zeros(16, np.float32)
+        Interpreter(m).call("matvec_16x16", a, x, y)
+        outs.append(y)
+    assert np.array_equal(outs[0], outs[1]) and np.array_equal(outs[0], outs[2])
+
+
+def test_a_second_round_keeps_defaulted_attributes_absent() -> None:
+    """A reduction an expander emits has no fastmath attribute; encoding it again must not
+    print an empty ``fastmath<>`` (which MLIR rejects)."""
+    path = ROOT / "tests" / "programs" / "kernel_tiled_matmul.mlir"
+    out = optimize_module(parse_file(path), target=load_target("avx2"), emit="vv")
+    text = print_module(out.module)
+    assert "vector.reduction" in text and "fastmath<>" not in text

@@ -33,7 +33,7 @@ from eqsat.cost import FREE
 from eqsat.extract import Literal
 from eqsat.schema import by_constructor
 from eqsat.strategies import STRATEGIES
-from eqsat.targets.expansions import GATHER, LIVE
+from eqsat.targets.expansions import FOLD, GATHER, LIVE, reduction_op
 from eqsat.targets.widths import BITS, contract_space, node_types, type_lanes
 
 # Added per register to a compute op wider than the target's register budget.
@@ -116,6 +116,20 @@ NOT_COMPUTE = frozenset(PIECE) | frozenset(
 )
 
 
+# Horizontal reductions (see ``TargetCost.reduction_price``).
+REDUCTIONS = frozenset(
+    {"vector.reduction"}
+    | {
+        f"llvm.intr.vector.reduce.{k}"
+        for k in (
+            "fadd fmul add mul and or xor smax smin umax umin fmax fmin fmaximum fminimum"
+        ).split()
+    }
+)
+# LLVM reductions whose order is fixed unless their flags say ``reassoc``.
+ORDERED_INTRINSICS = frozenset({"llvm.intr.vector.reduce.fadd", "llvm.intr.vector.reduce.fmul"})
+
+
 class TargetCost:
     """The cost function of one target (see module docstring).
 
@@ -124,10 +138,15 @@ class TargetCost:
     register budget."""
 
     def __init__(
-        self, target: Any, overrides: Mapping[str, float] | None = None, emit: str = "vv"
+        self,
+        target: Any,
+        overrides: Mapping[str, float] | None = None,
+        emit: str = "vv",
+        reassoc: bool = False,
     ) -> None:
         self.target = target
         self.hwv = emit == "hwv"
+        self.reassoc = reassoc
         self.table: dict[str, Any] = dict(target.cost)
         default = self.table.pop("default", 1.0)
         self.default: Any = default
@@ -185,6 +204,8 @@ class TargetCost:
             return spilled * (
                 self.per_register("vector.store", elem) + self.per_register("vector.load", elem)
             )
+        if op in REDUCTIONS or op == FOLD:
+            return self.reduction_price(op, lanes, elem, registers)
         sources = 1  # source registers each output register draws on (a gather of lanes)
         if op == GATHER:
             op, sources, width = "vector.shuffle", min(native, max(1, width or 1)), lanes
@@ -203,6 +224,28 @@ class TargetCost:
             cost += WIDE * spans
         return cost
 
+    def reduction_price(self, op: str, lanes: int, elem: str | None, registers: int) -> float:
+        """A horizontal reduction streams its source a register at a time (no register
+        budget): as a tree, one lane-wise combine per extra register and one horizontal
+        reduction of the last; a float add/mul whose order is fixed (``FOLD``, or an LLVM
+        intrinsic without ``reassoc``) is a chain of one lane extract and one scalar combine
+        per lane, unless reassociation is allowed."""
+        if op == FOLD:
+            op = "vector.reduction"
+            if not self.reassoc:  # per lane: take it out, add it to the running value
+                per_lane = self.per_register("vector.extract", elem) + self.per_register(
+                    "arith.addf", elem
+                )
+                return lanes * per_lane * self._gap(op, lanes, elem)
+        own = self.per_register(op, elem)
+        if own == math.inf:
+            return math.inf
+        tree = (registers - 1) * self.per_register("arith.addf", elem) + own
+        return tree * self._gap(op, lanes, elem)
+
+    def _gap(self, op: str, lanes: int, elem: str | None) -> float:
+        return HWV_GAP if self.hwv and not self.has_hwv_form(op, lanes, elem) else 1.0
+
     def op_cost(self, op: str, literals: tuple[Literal, ...]) -> float:
         """Own cost of one MLIR op node from its literals (types appended by the snapshot)."""
         res, operands = node_types(literals)
@@ -219,6 +262,13 @@ class TargetCost:
             return self.price(op, at[0] if at else 1, at[1] if at else elem, rank=rank)
         width = max(n for n, _ in known)
         lanes = width
+        if op in REDUCTIONS:  # priced by the source it reduces (the last typed operand)
+            src = max((t for t in shapes[1:] if t is not None), key=lambda t: t[0], default=known[0])
+            if op == "vector.reduction":
+                op = reduction_op(str(literals[0]), src[1] or elem)
+            elif op in ORDERED_INTRINSICS and "reassoc" not in str(literals[0]):
+                op = FOLD
+            return self.price(op, src[0], src[1] or elem)
         if op == "vector.contract":
             lanes = contract_space(literals[0], operands) or width
         elif op == "vector.outerproduct" and shapes[0] is not None:

@@ -25,6 +25,14 @@ LIVE = "live-accumulators"
 # lanes come from ``width`` different source rows (a transpose): each output register gathers
 # from up to that many source registers, one shuffle each (see costmodel).
 GATHER = "gather-shuffle"
+# A pseudo-op piece: a float add or mul reduction, whose order is fixed unless reassociation
+# is allowed (the model prices it as a chain of scalar ops, or as a tree when it is).
+FOLD = "vector.reduction:fold"
+
+
+def reduction_op(kind: str, elem: str | None) -> str:
+    """The piece of a ``vector.reduction`` of ``kind``: FOLD when its order matters."""
+    return FOLD if kind in ("add", "mul") and (elem or "")[:1] in ("f", "b") else "vector.reduction"
 type Profile = Callable[[tuple[Any, ...], "Shape"], list[Piece]]
 
 
@@ -51,6 +59,10 @@ def _prod(xs: Any) -> int:
     for x in xs:
         n *= int(x)
     return n
+
+
+def _mul_op(elem: str | None) -> str:
+    return "arith.mulf" if (elem or "f")[0] in "fb" else "arith.muli"
 
 
 def _combine_op(kind: str, elem: str | None) -> str:
@@ -118,11 +130,21 @@ def _reduction_split(lits: tuple[Any, ...]) -> tuple[str, list[int], int, int, t
     return kind, dims, _prod(shape[d] for d in dims), _prod(shape[d] for d in par), shape
 
 
+def _rest(shape: tuple[int, ...], dims: list[int]) -> list[int]:
+    return [d for d in range(len(shape)) if d not in dims]
+
+
+def _moved(s: Shape, shape: tuple[int, ...], order: list[int]) -> Piece:
+    """A source of ``shape`` transposed to ``order``: a gather when the innermost dim moves."""
+    moves = bool(order) and order[-1] != len(shape) - 1
+    return s.piece(GATHER, _prod(shape), 1, shape[order[-1]] if moves else 1)
+
+
 def _inner_parallel(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     kind, dims, r, p, shape = _reduction_split(lits)
     out = [s.piece("vector.extract", p, r), s.piece(_combine_op(kind, s.elem), p, r)]
     if dims != list(range(len(dims))):  # reduced dims not already outermost
-        out.append(s.piece("vector.transpose", r * p))
+        out.append(_moved(s, shape, dims + _rest(shape, dims)))
     return out
 
 
@@ -130,12 +152,12 @@ def _inner_reduction(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     kind, dims, r, p, shape = _reduction_split(lits)
     out = [
         s.piece("vector.extract", r, p),
-        s.piece("vector.reduction", r, p),
+        s.piece(reduction_op(kind, s.elem), r, p),
         s.piece("vector.extract", 1, p),
         s.piece("vector.from_elements", p),
     ]
     if dims != list(range(len(shape) - len(dims), len(shape))):  # not already innermost
-        out.append(s.piece("vector.transpose", r * p))
+        out.append(_moved(s, shape, _rest(shape, dims) + dims))
     return out
 
 
@@ -167,6 +189,14 @@ class _Contract:
         present = [d for d in order if d in self.maps[i]]
         return [self.maps[i].index(d) for d in present] != sorted(range(len(present)))
 
+    def transpose(self, s: Shape, i: int, order: list[int], n: float = 1) -> Piece:
+        """Operand ``i`` laid out in ``order``: a gather whose output rows come from the
+        source rows of its new innermost dim (when the innermost dim moves)."""
+        present = [d for d in order if d in self.maps[i]]
+        inner = present[-1] if present else None
+        moves = inner is not None and inner != self.maps[i][-1]
+        return s.piece(GATHER, self.lanes(i), n, self.sizes.get(inner, 1) if moves else 1)
+
 
 def _contract_dot(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     c = _Contract(lits, s)
@@ -178,13 +208,13 @@ def _contract_dot(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     out = [
         s.piece("vector.extract", c.k, rows),
         s.piece("arith.mulf" if (s.elem or "f")[0] in "fb" else "arith.muli", c.k, products),
-        s.piece("vector.reduction", c.k, s.lanes),
+        s.piece(reduction_op(c.kind, s.elem), c.k, s.lanes),
         s.piece("vector.extract", 1, s.lanes),
         s.piece("vector.from_elements", s.lanes),
     ]
     for i, dims in ((0, lp + c.red), (1, rp + c.red)):
         if c.transposed(i, dims):
-            out.append(s.piece("vector.transpose", c.lanes(i)))
+            out.append(c.transpose(s, i, dims))
     return out
 
 
@@ -200,7 +230,8 @@ def _contract_outer(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
         out = [
             s.piece("vector.extract", 1, rows * c.k, rows * c.k),
             s.piece("vector.extract", width, c.k * -(-rows // block)),  # rhs rows, per block
-            s.piece("vector.outerproduct", width, rows * c.k),
+            s.piece("vector.broadcast", 1, rows * c.k),  # AXPY: lhs[i, k] splat once
+            s.piece(_mul_op(s.elem), width, rows * c.k),
             s.piece("vector.extract", width, rows),
             s.piece("vector.insert", width, rows),
             s.piece(LIVE, block * width, rows * c.k),  # a block's accumulators, each step
@@ -214,13 +245,13 @@ def _contract_outer(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
             s.piece("vector.outerproduct", width, c.k),
         ]
         orders = ((0, c.red + lf), (1, c.red + rf))
-    if unfused:
-        out.append(s.piece("arith.addf", width, rows * c.k))
+    if unfused or (lf and rf):  # row AXPYs always combine apart from the multiply
+        out.append(s.piece(_combine_op(c.kind, s.elem), width, rows * c.k))
     for i, dims in orders:
         if c.transposed(i, dims):
-            out.append(s.piece("vector.transpose", c.lanes(i)))
+            out.append(c.transpose(s, i, dims))
     if c.transposed(2, lf + rf):
-        out.append(s.piece("vector.transpose", rows * width, 2))
+        out.append(c.transpose(s, 2, lf + rf, 2))
     return out
 
 
@@ -241,7 +272,7 @@ def _contract_parallel(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
         if len(c.maps[i]) < len(c.its):
             out.append(s.piece("vector.broadcast", n))
         if c.transposed(i, list(range(len(c.its)))):
-            out.append(s.piece("vector.transpose", c.lanes(i)))
+            out.append(c.transpose(s, i, list(range(len(c.its)))))
     if c.red:
         out.append(s.piece("vector.multi_reduction", n))
     else:

@@ -58,12 +58,12 @@ class Target:
         """Native lanes for an element type name (``f32``), or None when the target has none."""
         return self.width.get(elem)
 
-    def cost_model(self, overrides: Any = None, emit: str = "vv") -> Any:
-        """This target's cost function for extraction at level ``emit`` (``vv`` or ``hwv``;
-        see ``eqsat.targets.costmodel``)."""
+    def cost_model(self, overrides: Any = None, emit: str = "vv", reassoc: bool = False) -> Any:
+        """This target's cost function for extraction at level ``emit`` (``vv`` or ``hwv``),
+        float reductions priced as trees when ``reassoc`` (see ``eqsat.targets.costmodel``)."""
         from eqsat.targets.costmodel import TargetCost
 
-        return TargetCost(self, overrides, emit)
+        return TargetCost(self, overrides, emit, reassoc)
 
     def error(self, key: str, message: str) -> TargetError:
         """An error about ``key`` of this file, at the key's line."""
