@@ -114,3 +114,37 @@ def test_random_programs_compile_to_the_interpreters_bits(case, seed, layout) ->
     want = Interpreter(module).call("f", *[a.copy() for a in args])
     got = compile(module, _target(), layout=layout).f(*args)
     assert np.array_equal(np.asarray(want), np.asarray(got), equal_nan=True), text
+
+
+def test_fma_without_an_fma_unit_is_a_libcall_unless_fast_math(capsys) -> None:
+    """x86-64-v2 has no FMA unit: the exact fused multiply-add is a libm call per lane; with
+    --reassoc it may round twice (llvm.fmuladd), a multiply and an add, as MLIR lowers it.
+    The results stay within a rounding of the exact ones."""
+    from pathlib import Path
+
+    from eqsat.cli import main
+
+    path = str(Path(__file__).parent.parent / "experiments" / "bench_kernels" / "axpy_8x32.mlir")
+    assert main(["opt", path, "--target", "x86-64-v2", "--emit", "asm"]) == 0
+    exact = capsys.readouterr().out
+    assert main(["opt", path, "--target", "x86-64-v2", "--emit", "asm", "--reassoc"]) == 0
+    fast = capsys.readouterr().out
+    assert "fmaf" in exact and "fmaf" not in fast and "mulps" in fast and "addps" in fast
+    rng = np.random.default_rng(1)
+    x, y = rng.standard_normal((2, 8, 32), np.float32)
+    text = Path(path).read_text()
+    if not load_target("x86-64-v2").runs_on_host():
+        return
+    from eqsat.optimize import optimize_module
+
+    outs = []
+    for reassoc in (False, True):
+        target = load_target("x86-64-v2")
+        hwv = optimize_module(parse(text), target=target, emit="hwv", fast_math=reassoc).module
+        fn = compile(hwv, target=target, reassoc=reassoc)["axpy_8x32"]
+        out = y.copy()
+        fn(np.float32(0.75), x, out)
+        outs.append(out)
+    want = y.copy()
+    Interpreter(parse(text)).call("axpy_8x32", np.float32(0.75), x, want)
+    assert np.array_equal(outs[0], want) and np.allclose(outs[1], want, rtol=1e-6, atol=1e-6)

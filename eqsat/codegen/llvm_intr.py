@@ -2,8 +2,8 @@
 ``llvm.intr.fma``/``fmuladd``, ``vector.reduce.*`` and ``matrix.*``.
 
 Semantics are ``frontend.semantics_hwv``'s. ``fmuladd`` rounds once there, so it is emitted
-as ``llvm.fma``. The reductions without ``reassoc`` are the interpreter's ordered fold (the
-plain ``vector.reduction`` lowering with the op's kind and start value); ``fadd``/``fmul``
+as ``llvm.fma`` (with fast-math, as LLVM's own ``fmuladd``). The reductions without
+``reassoc`` are the interpreter's ordered fold (the plain ``vector.reduction`` lowering with the op's kind and start value); ``fadd``/``fmul``
 with ``reassoc`` are the interpreter's fixed pairwise tree, emitted as explicit shuffles and
 lane-wise ops (never LLVM's own reassociated order), the start value combined last. The
 matrix intrinsics use the plain lowerings of ``vector.matrix_multiply``/``flat_transpose``:
@@ -31,8 +31,18 @@ from frontend.semantics_hwv import REDUCE_KINDS
 
 
 def fma(em: FuncEmitter, op: Operation) -> Any:
-    """fma and fmuladd alike: one rounding (scalars or vectors of any rank, piece by piece)."""
+    """fma, and fmuladd without fast-math: one rounding (scalars or vectors of any rank, piece
+    by piece)."""
     return em.map_chunks(op, lambda a, b, c: em.intrinsic("fma", [a, b, c]))
+
+
+def fmuladd(em: FuncEmitter, op: Operation) -> Any:
+    """With fast-math (``--reassoc``), LLVM's own fmuladd: fused where the target has an FMA
+    unit, a multiply then an add (two roundings) where it has none (x86-64-v2), as MLIR's
+    lowering of ``vector.fma`` gives. Without, the one rounding the interpreter computes."""
+    if not em.m.reassoc:
+        return fma(em, op)
+    return em.map_chunks(op, lambda a, b, c: em.intrinsic("fmuladd", [a, b, c]))
 
 
 def _tree(em: FuncEmitter, kind: str, x: ir.Value) -> ir.Value:
@@ -75,7 +85,7 @@ def _reduce(name: str) -> Callable[[FuncEmitter, Operation], Any]:
 
 LOWERINGS: dict[str, Callable[[FuncEmitter, Operation], Any]] = {
     "llvm.intr.fma": fma,
-    "llvm.intr.fmuladd": fma,
+    "llvm.intr.fmuladd": fmuladd,
     **{f"llvm.intr.vector.reduce.{name}": _reduce(name) for name in REDUCE_KINDS},
     "llvm.intr.matrix.multiply": matrix_multiply,
     "llvm.intr.matrix.transpose": flat_transpose,

@@ -6,6 +6,11 @@ func.func @fma(%a: vector<8xf32>, %b: vector<8xf32>, %c: vector<8xf32>) -> (vect
   return %0, %1 : vector<8xf32>, vector<8xf32>
 }
 
+func.func @fma_row_tile(%a: vector<1x4xf32>, %b: vector<1x4xf32>, %c: vector<1x4xf32>) -> vector<1x4xf32> {
+  %0 = vector.fma %a, %b, %c : vector<1x4xf32>
+  return %0 : vector<1x4xf32>
+}
+
 func.func @float_reductions(%v: vector<8xf32>, %acc: f32, %w: vector<4xf64>, %d: f64) -> (f32, f32, f32, f32, f64, f64) {
   %0 = vector.reduction <add>, %v, %acc : vector<8xf32> into f32
   %1 = vector.reduction <add>, %v : vector<8xf32> into f32
