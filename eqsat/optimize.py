@@ -175,22 +175,14 @@ def optimize_module(
     return result
 
 
-def _compound_ops() -> frozenset[str]:
-    """MLIR ops that lowering strategies lower (``Contract`` -> ``vector.contract``, ...)."""
-    from eqsat.schema import by_constructor
-    from eqsat.strategies import STRATEGIES
-
-    ops = set()
-    for name in STRATEGIES:
-        heads = [c for c in by_constructor() if name.startswith(c) and c != name]
-        if heads:
-            ops.add(by_constructor()[max(heads, key=len)].op)
-    return frozenset(ops)
+# The ops whose lowering MLIR leaves to a strategy flag (lower_contraction, lower_transpose,
+# lower_multi_reduction): when an expansion emits more of them, a second round chooses theirs.
+COMPOUND_OPS = frozenset({"vector.contract", "vector.transpose", "vector.multi_reduction"})
 
 
 def _new_compound_ops(before: Module, after: Module) -> bool:
     """Whether ``after`` holds more of some compound op than ``before`` did."""
-    compound = _compound_ops()
+    compound = COMPOUND_OPS
 
     def counts(m: Module) -> Counter[str]:
         return Counter(op.name for op in m.walk() if op.name in compound)

@@ -105,7 +105,7 @@ def eqsat_variant(
         module,
         target=target,
         emit=emit,
-        cost=target.cost_model(overrides, emit),
+        cost=target.cost_model(overrides, emit, reassoc),
         fast_math=reassoc,
     )
     ir = emit_llvm_ir(result.module, target, layout=layout, reassoc=reassoc)

@@ -113,6 +113,9 @@ class FuncEmitter:
         self.alloca_builder.branch(body)
         self.alloca_builder.position_at_start(entry)
         self.mask: tuple[ir.Value, VectorType] | None = None
+        # Rows already taken out of an aggregate, per (value, basic block): an op that reads
+        # one row of a big vector would otherwise extract all of them again (compile time).
+        self._rows: dict[tuple[int, int], tuple[ir.Value, list[ir.Value]]] = {}
 
     # -- values -------------------------------------------------------------------------------
     def get(self, v: Value) -> Any:
@@ -163,9 +166,13 @@ class FuncEmitter:
         a scalar is its own single piece."""
         if not isinstance(t, VectorType):
             return [v]
-        if self.layout.kind == "flat":
+        if self.layout.kind == "flat" or t.rank <= 1:
             return [v]
-        return self.layout.rows(self.b, v, t)
+        key = (id(v), id(self.b.block))
+        got = self._rows.get(key)
+        if got is None or got[0] is not v:  # (the value kept alive, so its id stays its own)
+            got = self._rows[key] = (v, self.layout.rows(self.b, v, t))
+        return list(got[1])
 
     def from_chunks(self, pieces: list[ir.Value], t: Type) -> ir.Value:
         if not isinstance(t, VectorType) or self.layout.kind == "flat":
