@@ -2,7 +2,7 @@
 
 ``frontend.ops.transform.module_strategy_choices`` reads which strategy MLIR would use per
 vector op (MLIR 22 names). Here each name maps to our strategy constructor; every other
-strategy of that op becomes unextractable (cost inf), and the op itself is kept only where the
+strategy of that op (also those MLIR has no name for) becomes unextractable (cost inf), and the op itself is kept only where the
 chosen strategy does not apply (MLIR's patterns leave such an op as it is).
 """
 
@@ -54,10 +54,13 @@ assert all(
 def forced_cost_overrides(choices: Mapping[str, str]) -> dict[str, float]:
     """Cost overrides that make extraction pick ``choices`` ({op name: MLIR strategy})."""
     out: dict[str, float] = {}
+    from eqsat.strategies import STRATEGIES
+
     for target, strategy in choices.items():
         own, names = FAMILIES[target]
         chosen = names[strategy]
-        for constructor in names.values():
+        # every other lowering of the op, also ours that MLIR has no name for (8x8 transposes)
+        for constructor in {*names.values(), *(s for s in STRATEGIES if s.startswith(own))}:
             if constructor != chosen:
                 out[constructor] = float("inf")
         out[own] = KEPT_OP_COST

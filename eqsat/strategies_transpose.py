@@ -4,6 +4,7 @@ Rules: ``rules/explore/transpose.egg``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import product as cartesian
 from typing import Any
 
@@ -51,83 +52,124 @@ def transpose_flat(dec: Any, t: Any) -> Value:
     return e.shape_cast(moved, rt)
 
 
-BLOCK = 16
-# The four stages of MLIR's 16x16 transpose, two-input shuffles of 16-lane rows: interleave
-# 32-bit lanes, then 64-bit pairs, then take 128-bit and 256-bit halves (each stage maps to one
-# AVX/AVX-512 shuffle per row: unpck*ps, unpck*pd, shuf_f32x4, ...).
-_LO32 = [0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29]
-_LO64 = [0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29]
-_HALF = [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27]
+# MLIR's 16x16 transpose (``shuffle_16x16``) and the same sequence on 8x8 and 4x4 blocks (the
+# classic AVX 8x8 and SSE 4x4 transposes): B rows of B lanes through log2(B) stages of two-input row shuffles that
+# interleave 32-bit lanes, then 64-bit pairs, then take 4-lane blocks from rows d apart (d = 4,
+# 8, ...); each stage is one AVX/AVX-512 shuffle per row (unpck*ps, unpck*pd, shuf_f32x4, ...).
+def _masks(b: int) -> dict[str, list[int]]:
+    groups4 = range(0, b, 4)
+    return {
+        "lo32": [x for g in groups4 for x in (g, b + g, g + 1, b + g + 1)],
+        "hi32": [x for g in groups4 for x in (g + 2, b + g + 2, g + 3, b + g + 3)],
+        "lo64": [x for g in groups4 for x in (g, g + 1, b + g, b + g + 1)],
+        "hi64": [x for g in groups4 for x in (g + 2, g + 3, b + g + 2, b + g + 3)],
+        "lo": [o + k + i for o in (0, b) for k in range(0, b, 8) for i in range(4)],
+        "hi": [o + k + 4 + i for o in (0, b) for k in range(0, b, 8) for i in range(4)],
+    }
 
 
-def _plus(mask: list[int], k: int) -> list[int]:
-    return [i + k for i in mask]
-
-
-def _transpose16_rows(e: Emit, rows: list[Value]) -> list[Value]:
-    """The rows of the transpose of 16 rows of 16 lanes, in 64 shuffles (4 stages of 16)."""
-    lo32, hi32, lo64, hi64 = _LO32, _plus(_LO32, 2), _LO64, _plus(_LO64, 2)
-    lo, hi = _HALF, _plus(_HALF, 4)
+def _staged_transpose_rows(e: Emit, rows: list[Value]) -> list[Value]:
+    """The rows of the transpose of B rows of B lanes (B = 4, 8 or 16): B log2(B) shuffles."""
+    b = len(rows)
+    m = _masks(b)
     t: list[Value] = []
-    for p in range(0, BLOCK, 2):
-        t += [e.shuffle(rows[p], rows[p + 1], lo32), e.shuffle(rows[p], rows[p + 1], hi32)]
-    u: list[Value] = []
-    for g in range(0, BLOCK, 4):
-        for a, b in ((t[g], t[g + 2]), (t[g + 1], t[g + 3])):
-            u += [e.shuffle(a, b, lo64), e.shuffle(a, b, hi64)]
-    v: list[Value] = [rows[0]] * BLOCK
-    for h in (0, 8):
-        for i in range(4):
-            v[h + i] = e.shuffle(u[h + i], u[h + i + 4], lo)
-            v[h + 4 + i] = e.shuffle(u[h + i], u[h + i + 4], hi)
-    w = [e.shuffle(v[i], v[i + 8], lo) for i in range(8)]
-    return w + [e.shuffle(v[i], v[i + 8], hi) for i in range(8)]
+    for p in range(0, b, 2):
+        t += [e.shuffle(rows[p], rows[p + 1], m["lo32"]), e.shuffle(rows[p], rows[p + 1], m["hi32"])]
+    x: list[Value] = []
+    for g in range(0, b, 4):
+        for u, v in ((t[g], t[g + 2]), (t[g + 1], t[g + 3])):
+            x += [e.shuffle(u, v, m["lo64"]), e.shuffle(u, v, m["hi64"])]
+    d = 4
+    while d < b:
+        y = list(x)
+        for h in range(0, b, 2 * d):
+            for i in range(d):
+                y[h + i] = e.shuffle(x[h + i], x[h + i + d], m["lo"])
+                y[h + d + i] = e.shuffle(x[h + i], x[h + i + d], m["hi"])
+        x, d = y, 2 * d
+    return x
 
 
-def _shuffle16_cost(lits: tuple[Any, ...]) -> float:
-    shape = result_shape(lits) or (BLOCK, BLOCK)
-    blocks = prod(shape) // (BLOCK * BLOCK)
-    return ops_cost(blocks * (64 + 2 * BLOCK) + (2 * blocks if blocks > 1 else 0))
+def _staged_cost(block: int) -> Callable[[tuple[Any, ...]], float]:
+    stages = block.bit_length() - 1
+
+    def cost(lits: tuple[Any, ...]) -> float:
+        shape = result_shape(lits) or (block, block)
+        blocks = prod(shape) // (block * block)
+        return ops_cost(blocks * (block * stages + 2 * block) + (2 * blocks if blocks > 1 else 0))
+
+    return cost
 
 
-@strategy("TransposeShuffle16x16", ("Type", "Term", "IVec"), cost=_shuffle16_cost)
+def _concat(e: Emit, pieces: list[Value]) -> Value:
+    """1-D pieces joined end to end, pairwise (two-input shuffles with identity masks)."""
+    while len(pieces) > 1:
+        joined = []
+        for a, b in zip(pieces[::2], pieces[1::2]):
+            n = a.type.shape[0] + b.type.shape[0]  # type: ignore[attr-defined]
+            joined.append(e.shuffle(a, b, list(range(n))))
+        pieces = joined + (pieces[-1:] if len(pieces) % 2 else [])
+    return pieces[0]
+
+
+def _staged_transpose(dec: Any, t: Any, block: int) -> Value:
+    """Blocks of ``block`` x ``block`` through ``_staged_transpose_rows``, done on 1-D rows:
+    pieces of the source rows in, the result rows joined from their pieces by shuffles (no 2-D
+    slice to take apart, no partial row to insert into)."""
+    e, src, rt, _ = _decode(dec, t)
+    rows, cols = src.type.shape  # type: ignore[attr-defined]
+    src_rows = [e.extract(src, [i]) for i in range(rows)]
+    if (rows, cols) == (block, block):
+        moved = _staged_transpose_rows(e, src_rows)
+    else:
+        piece_t = VectorType((block,), rt.element)
+        pieces: list[list[Value]] = [[] for _ in range(cols)]  # of each result row, in order
+        for bi in range(0, rows, block):
+            for bj in range(0, cols, block):
+                ins = [
+                    e.op(
+                        "vector.extract_strided_slice",
+                        [src_rows[bi + i]],
+                        piece_t,
+                        offsets=[bj],
+                        sizes=[block],
+                        strides=[1],
+                    )
+                    for i in range(block)
+                ]
+                for i, piece in enumerate(_staged_transpose_rows(e, ins)):
+                    pieces[bj + i].append(piece)
+        moved = [_concat(e, p) for p in pieces]
+    out = e.zeros(rt)
+    for i, row in enumerate(moved):
+        out = e.insert(row, out, [i])
+    return out
+
+
+@strategy("TransposeShuffle16x16", ("Type", "Term", "IVec"), cost=_staged_cost(16))
 def transpose_shuffle16(dec: Any, t: Any) -> Value:
     """transpose(x : RxC, [1, 0]) with R, C multiples of 16 == for every 16x16 block: its 16
     rows through four stages of two-input row shuffles (interleave 32-bit lanes, 64-bit pairs,
-    128-bit then 256-bit halves), inserted back as rows at the mirrored offset (MLIR's
-    ``shuffle_16x16``, the same 64 shuffles per block)."""
-    e, src, rt, _ = _decode(dec, t)
-    rows, cols = src.type.shape  # type: ignore[attr-defined]
-    block_t = VectorType((BLOCK, BLOCK), rt.element)
+    then 4-lane blocks of rows 4 and 8 apart), inserted back as rows at the mirrored offset
+    (MLIR's ``shuffle_16x16``, the same 64 shuffles per block)."""
+    return _staged_transpose(dec, t, 16)
 
-    def transposed(block: Value) -> Value:
-        moved = _transpose16_rows(e, [e.extract(block, [i]) for i in range(BLOCK)])
-        out = e.zeros(block_t)
-        for i, row in enumerate(moved):
-            out = e.insert(row, out, [i])
-        return out
 
-    if (rows, cols) == (BLOCK, BLOCK):
-        return transposed(src)
-    acc = e.zeros(rt)
-    for bi in range(0, rows, BLOCK):
-        for bj in range(0, cols, BLOCK):
-            block = e.op(
-                "vector.extract_strided_slice",
-                [src],
-                block_t,
-                offsets=[bi, bj],
-                sizes=[BLOCK, BLOCK],
-                strides=[1, 1],
-            )
-            acc = e.op(
-                "vector.insert_strided_slice",
-                [transposed(block), acc],
-                rt,
-                offsets=[bj, bi],
-                strides=[1, 1],
-            )
-    return acc
+@strategy("TransposeShuffle4x4", ("Type", "Term", "IVec"), cost=_staged_cost(4))
+def transpose_shuffle4(dec: Any, t: Any) -> Value:
+    """transpose(x : RxC, [1, 0]) with R, C multiples of 4 == for every 4x4 block: its 4 rows
+    through two stages of two-input row shuffles (the SSE/NEON 4x4 transpose: unpack 32-bit
+    lanes, then 64-bit halves; 8 shuffles per block), the result rows joined from pieces."""
+    return _staged_transpose(dec, t, 4)
+
+
+@strategy("TransposeShuffle8x8", ("Type", "Term", "IVec"), cost=_staged_cost(8))
+def transpose_shuffle8(dec: Any, t: Any) -> Value:
+    """transpose(x : RxC, [1, 0]) with R, C multiples of 8 == for every 8x8 block: its 8 rows
+    through three stages of two-input row shuffles (MLIR's ``shuffle_16x16`` sequence on 8x8
+    blocks, the AVX 8x8 transpose: 24 shuffles per block), inserted back at the mirrored
+    offset."""
+    return _staged_transpose(dec, t, 8)
 
 
 # -- transpose ----------------------------------------------------------------------------------------

@@ -265,7 +265,7 @@ def test_bt_matmul_takes_the_outer_product_in_one_register_rows() -> None:
 
 def test_ops_a_strategy_emits_get_their_own_choice_in_a_second_round() -> None:
     """matvec 16x16 on avx2: the outer-product lowering transposes the matrix; the second
-    round lowers that transpose too (MLIR's 16x16 shuffle sequence) instead of leaving it to
+    round lowers that transpose too (a staged shuffle sequence) instead of leaving it to
     code generation. One round keeps it; either way the program computes the same bits."""
     path = ROOT / "experiments" / "bench_kernels" / "matvec_16x16.mlir"
     target = load_target("avx2")
@@ -273,7 +273,7 @@ def test_ops_a_strategy_emits_get_their_own_choice_in_a_second_round() -> None:
     two = optimize_module(parse_file(path), target=target)
     assert "vector.transpose" in {op.name for op in one.module.walk()}
     names = Counter(op.name for op in two.module.walk())
-    assert "vector.transpose" not in names and names["vector.shuffle"] == 64
+    assert "vector.transpose" not in names and names["vector.shuffle"] >= 64
     assert "next round" in two.seconds and two.cost < one.cost
     rng = np.random.default_rng(0)
     a, x = rng.standard_normal((16, 16), np.float32), rng.standard_normal(16, np.float32)

@@ -213,6 +213,19 @@ for cid, prog in {
 }.items():
     add(Case(f"TransposeShuffle16x16-{cid}", "TransposeShuffle16x16", "transpose-as-shuffle-16x16",
              "Transpose", prog, ("vector.shuffle",), "vector.transpose"))
+for cid, prog in {
+    "8x8xf32": transpose("vector<8x8xf32>", "[1, 0]", "vector<8x8xf32>"),
+    "16x8xf32": transpose("vector<16x8xf32>", "[1, 0]", "vector<8x16xf32>"),
+    "8x24xi16": transpose("vector<8x24xi16>", "[1, 0]", "vector<24x8xi16>"),
+}.items():
+    add(Case(f"TransposeShuffle8x8-{cid}", "TransposeShuffle8x8", "transpose-as-shuffle-8x8",
+             "Transpose", prog, ("vector.shuffle",), "vector.transpose"))
+for cid, prog in {
+    "4x4xf32": transpose("vector<4x4xf32>", "[1, 0]", "vector<4x4xf32>"),
+    "8x12xf64": transpose("vector<8x12xf64>", "[1, 0]", "vector<12x8xf64>"),
+}.items():
+    add(Case(f"TransposeShuffle4x4-{cid}", "TransposeShuffle4x4", "transpose-as-shuffle-4x4",
+             "Transpose", prog, ("vector.shuffle",), "vector.transpose"))
 
 
 def multi_reduction(kind: str, src: str, dims: str, dst: str) -> str:
@@ -450,6 +463,8 @@ NOT_APPLICABLE = [  # (strategy, program): the rules must leave these alone
     ("ContractOuter", GENERAL["batch-f32"]),  # a batch dim is not an outer product
     ("ContractOuter", GENERAL["dot2-f32"]),  # no free dim
     ("TransposeShuffle16x16", transpose("vector<16x8xf32>", "[1, 0]", "vector<8x16xf32>")),
+    ("TransposeShuffle8x8", transpose("vector<8x4xf32>", "[1, 0]", "vector<4x8xf32>")),
+    ("TransposeShuffle4x4", transpose("vector<4x6xf32>", "[1, 0]", "vector<6x4xf32>")),
     ("TransposeFlat", transpose("vector<2x3x4xi32>", "[2, 0, 1]", "vector<4x2x3xi32>")),
     ("MultiReductionInnerParallel", multi_reduction("add", "vector<2x3xf32>", "[0, 1]", "f32")),
     ("TransferReadPlain", read("memref<10xf32>", "vector<4xf32>", OUT)),  # may leave the memref

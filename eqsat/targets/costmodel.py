@@ -33,7 +33,7 @@ from eqsat.cost import FREE
 from eqsat.extract import Literal
 from eqsat.schema import by_constructor
 from eqsat.strategies import STRATEGIES
-from eqsat.targets.expansions import FOLD, GATHER, LIVE, reduction_op
+from eqsat.targets.expansions import FOLD, GATHER, LIVE, REGROUP, reduction_op
 from eqsat.targets.widths import BITS, contract_space, node_types, type_lanes
 
 # Added per register to a compute op wider than the target's register budget.
@@ -203,6 +203,10 @@ class TargetCost:
             spilled = max(0, registers - self.target.accumulators)
             return spilled * (
                 self.per_register("vector.store", elem) + self.per_register("vector.load", elem)
+            )
+        if op == REGROUP:  # whole registers move nothing; else a shuffle per register
+            return 0.0 if lanes % native == 0 else registers * self.per_register(
+                "vector.shuffle", elem
             )
         if op in REDUCTIONS or op == FOLD:
             return self.reduction_price(op, lanes, elem, registers)

@@ -25,6 +25,9 @@ LIVE = "live-accumulators"
 # lanes come from ``width`` different source rows (a transpose): each output register gathers
 # from up to that many source registers, one shuffle each (see costmodel).
 GATHER = "gather-shuffle"
+# A pseudo-op piece: a ``lanes``-lane piece taken out of a row or put into one. Free when the
+# piece is whole native registers (it is those registers), a shuffle per register otherwise.
+REGROUP = "regroup"
 # A pseudo-op piece: a float add or mul reduction, whose order is fixed unless reassociation
 # is allowed (the model prices it as a chain of scalar ops, or as a tree when it is).
 FOLD = "vector.reduction:fold"
@@ -86,19 +89,25 @@ def _transpose_flat(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     return [s.piece("vector.flat_transpose", s.lanes)]
 
 
-def _transpose_16x16(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
-    blocks = max(1, s.lanes // 256)
-    out = [
-        s.piece("vector.extract", 16, 16 * blocks),
-        s.piece("vector.shuffle", 16, 64 * blocks),
-        s.piece("vector.insert", 16, 16 * blocks),
-    ]
-    if blocks > 1:
-        out += [
-            s.piece("vector.extract_strided_slice", 256, blocks),
-            s.piece("vector.insert_strided_slice", 256, blocks),
+def _staged(block: int) -> Profile:
+    stages = block.bit_length() - 1
+
+    def profile(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+        blocks = max(1, s.lanes // (block * block))
+        rows, cols = (s.shape + (block, block))[:2] if len(s.shape) == 2 else (block, block)
+        out = [
+            s.piece("vector.extract", cols, rows),  # result rows: rows of the source's width
+            s.piece("vector.shuffle", block, block * stages * blocks),
+            s.piece("vector.insert", rows, cols),
         ]
-    return out
+        if blocks > 1:  # 1-D pieces of rows in and out
+            out += [  # pieces of source rows out, result rows joined from pieces
+                s.piece(REGROUP, block, block * blocks),
+                s.piece(REGROUP, block, block * blocks),
+            ]
+        return out
+
+    return profile
 
 
 # -- shapes ----------------------------------------------------------------------------------------
@@ -322,7 +331,9 @@ PROFILES: dict[str, Profile] = {
     "TransposeShuffle": _transpose_shuffle,
     "TransposeElementwise": _transpose_elementwise,
     "TransposeFlat": _transpose_flat,
-    "TransposeShuffle16x16": _transpose_16x16,
+    "TransposeShuffle16x16": _staged(16),
+    "TransposeShuffle8x8": _staged(8),
+    "TransposeShuffle4x4": _staged(4),
     "BroadcastUnrolled": _broadcast_unrolled,
     "ShapeCastUnrolled": _shape_cast_unrolled,
     "ExtractStridedSliceShuffle": _slice_shuffle,
