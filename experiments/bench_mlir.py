@@ -86,9 +86,12 @@ def markdown(reports: list[Report], reassoc: bool) -> str:
     suffix = "+reassoc" if reassoc else ""
     cols = ["mlir-default"] + [f"mlir-{f}" for f in FORCED]
     head = ["kernel", f"eqsat{suffix}"] + [c.removeprefix("mlir-") for c in cols]
-    head = [SHORT.get(h, h) for h in head] + ["best MLIR", "default / best"]
+    head = [SHORT.get(h, h) for h in head] + ["best MLIR", "default / best", "eqsat / best"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     ratios = []
+    ours_to_best: list[float] = []
+    ours_to_default: list[float] = []
+    compile_ms: list[float] = []
     for rep in reports:
         ours = rep.row(f"eqsat{suffix}")
         cells = [rep.entry, _cell(ours.ns_per_call, ours.equal) if ours else "-"]
@@ -103,12 +106,35 @@ def markdown(reports: list[Report], reassoc: bool) -> str:
                       f"{default / best[1]:.2f}x"]  # fmt: skip
         else:
             cells += ["-", "-"]
+        if best and default and ours and ours.ns_per_call and ours.equal:
+            ours_to_best.append(ours.ns_per_call / best[1])
+            ours_to_default.append(ours.ns_per_call / default)
+            cells.append(f"{ours.ns_per_call / best[1]:.2f}x")
+        else:
+            cells.append("-")
+        if ours and ours.compile_s:
+            compile_ms.append(1000 * ours.compile_s)
         lines.append("| " + " | ".join(cells) + " |")
     if ratios:
         geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
         lines.append(f"\nMLIR's default vs its best forced strategy: geometric mean {geo:.2f}x "
                      f"slower (range {min(ratios):.2f}x to {max(ratios):.2f}x).")  # fmt: skip
+    if ours_to_best:
+        geo_best = _geomean(ours_to_best)
+        lines.append(
+            f"eqsat{suffix}'s time over MLIR's best forced strategy: geometric mean "
+            f"{geo_best:.2f}x (range {min(ours_to_best):.2f}x to {max(ours_to_best):.2f}x; goals: "
+            f"at most 0.90x in geometric mean, no kernel above 1.10x); over MLIR's default: "
+            f"geometric mean {_geomean(ours_to_default):.2f}x."
+        )
+    if compile_ms:
+        lines.append(f"Compile latency of eqsat{suffix} (parse to callable): "
+                     f"{min(compile_ms):.0f} to {max(compile_ms):.0f} ms (aim: under 500).")
     return "\n".join(lines) + "\n"
+
+
+def _geomean(xs: list[float]) -> float:
+    return math.exp(sum(map(math.log, xs)) / len(xs))
 
 
 def peaks(reports: list[Report]) -> str:

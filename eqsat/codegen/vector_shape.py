@@ -108,8 +108,20 @@ def _select_dynamic(
     return result
 
 
+def _whole_rows(em: FuncEmitter, op: Operation, piece: Any) -> list[int] | None:
+    """The static position of an extract/insert that moves whole rows of a nested aggregate
+    (the piece is a vector of rank >= 1): one extractvalue/insertvalue, nothing gathered."""
+    if em.layout.kind != "nested" or not isinstance(piece, VectorType) or piece.rank < 1:
+        return None
+    static, dyn = _positions(em, op, "dynamic_position")
+    return list(static) if static and not dyn and min(static) >= 0 else None
+
+
 def extract(em: FuncEmitter, op: Operation) -> Any:
     x = _src(em, op)
+    pos = _whole_rows(em, op, _rt(op))
+    if pos is not None:
+        return em.b.extract_value(x[0], pos)
 
     def build(pos: list[int]) -> ir.Value:
         return gather(em, [x], np.asarray(S.extract(arange(x[1]) + 1, pos)) - 1, _rt(op))
@@ -119,6 +131,9 @@ def extract(em: FuncEmitter, op: Operation) -> Any:
 
 def insert(em: FuncEmitter, op: Operation) -> Any:
     s, d = _src(em, op, 0), _src(em, op, 1)
+    pos = _whole_rows(em, op, s[1])
+    if pos is not None:
+        return em.b.insert_value(d[0], s[0], pos)
     ns = size(s[1])
 
     def build(pos: list[int]) -> ir.Value:
