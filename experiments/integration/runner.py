@@ -1,0 +1,216 @@
+"""Run one integration test file through every stage and classify it.
+
+Stages: our interpreter, each compiled target (through eqsat, ``worker.py``), and MLIR 22's own
+pipeline, the file's RUN line with lit's substitutions filled in (``mlir_stage``). Every output
+is checked against the file's CHECK lines (``filecheck.py``) and compared with the
+interpreter's. Each stage runs in a process group of its own under a timeout; nothing a test
+file contains can crash the driver.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from experiments.integration import filecheck
+from experiments.integration.runlines import RunPlan, plan
+from experiments.integration.worker import STATUS_OF
+
+ROOT = Path(__file__).resolve().parents[2]
+MLIR_VERSION = 22
+REASON_CHARS = 200
+
+
+@dataclass
+class Stage:
+    """How one stage ended: ``pass`` (ran, output passes CHECK), ``fail`` (ran, output does
+    not), ``error`` (did not run to the end), ``timeout``, ``not-run``; ``same_as_interp``:
+    output byte-identical to the interpreter's (None where either did not run)."""
+
+    status: str = "not-run"
+    reason: str = ""
+    seconds: float = 0.0
+    same_as_interp: bool | None = None
+    output: str = field(default="", repr=False)
+
+
+@dataclass
+class Record:
+    file: str
+    status: str = ""  # skipped | unsupported | interp-fail | pass
+    reason: str = ""
+    entry: str = ""
+    prefixes: tuple[str, ...] = ()
+    interp: Stage = field(default_factory=Stage)
+    targets: dict[str, Stage] = field(default_factory=dict)
+    mlir: Stage = field(default_factory=Stage)
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        d = asdict(self)
+        for st in [d["interp"], d["mlir"], *d["targets"].values()]:
+            st.pop("output", None)
+        return d
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= REASON_CHARS else text[: REASON_CHARS - 3] + "..."
+
+
+def run_process(cmd: list[str], timeout: float, cwd: Path | None = None,
+                env: dict[str, str] | None = None) -> tuple[int | None, str, str, float]:
+    """(exit status or None on timeout, stdout, stderr, seconds); the whole process group is
+    killed on timeout."""
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.Popen(
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+            cwd=cwd, env=env, start_new_session=True,
+        )
+    except OSError as e:
+        return 127, "", str(e), 0.0
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        code: int | None = proc.returncode
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        out, err = proc.communicate()
+        code = None
+    dec = lambda b: b.decode("utf-8", errors="replace")  # noqa: E731
+    return code, dec(out), dec(err), time.perf_counter() - t0
+
+
+def _last_line(err: str) -> str:
+    lines = [ln for ln in err.strip().splitlines() if ln.strip()]
+    return lines[-1] if lines else ""
+
+
+def _ours(stage: str, path: Path, entry: str, timeout: float) -> tuple[Stage, str]:
+    """Run one of our stages; returns the stage and its worker status name."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    cmd = [sys.executable, "-m", "experiments.integration.worker", stage, str(path), entry]
+    code, out, err, secs = run_process(cmd, timeout, cwd=ROOT, env=env)
+    if code is None:
+        return Stage("timeout", f"no result after {timeout:.0f} s", secs, None, out), "timeout"
+    kind = STATUS_OF.get(code, "crash")
+    if kind == "ok":
+        return Stage("ran", "", secs, None, out), kind
+    why = _last_line(err) if kind != "crash" else f"crashed (exit status {code})"
+    return Stage("error", _short(why), secs, None, out), kind
+
+
+def _check(stage: Stage, text: str, p: RunPlan) -> None:
+    """Turn a stage that ran into pass/fail against the file's CHECK lines."""
+    if stage.status != "ran":
+        return
+    try:
+        r = filecheck.check(stage.output, text, p.prefixes, p.full_lines)
+    except filecheck.CheckError as e:  # e.g. a variable used before any definition
+        stage.status, stage.reason = "fail", _short(f"FileCheck subset: {e}")
+        return
+    stage.status = "pass" if r.ok else "fail"
+    stage.reason = _short(r.reason)
+
+
+def mlir_substitutions() -> dict[str, str] | None:
+    """lit's substitutions for MLIR 22's tools and runtime libraries (None: not installed)."""
+    from eqsat.bench.mlir_baseline import find_tool
+
+    tools = {n: find_tool(n, MLIR_VERSION) for n in ("mlir-opt", "mlir-runner", "mlir-translate")}
+    if tools["mlir-opt"] is None or tools["mlir-runner"] is None:
+        return None
+    libdir = Path(f"/usr/lib/llvm-{MLIR_VERSION}/lib")
+    env = os.environ.get(f"EQSAT_MLIR{MLIR_VERSION}_RUNTIME_DIR")
+    if env:
+        libdir = Path(env)
+    subs = {"%mlir_lib_dir": str(libdir), "%shlibext": ".so"}
+    for name in ("mlir_c_runner_utils", "mlir_runner_utils", "mlir_float16_utils"):
+        cands = sorted(libdir.glob(f"lib{name}.so*"))
+        if cands:
+            subs[f"%{name}"] = str(cands[0])
+    subs.update({k: v for k, v in tools.items() if v})
+    subs["mlir-cpu-runner"] = tools["mlir-runner"]  # type: ignore[assignment]
+    return subs
+
+
+def mlir_stage(path: Path, p: RunPlan, timeout: float) -> Stage:
+    """The file's own RUN pipeline (FileCheck left out) with MLIR 22's tools."""
+    subs = mlir_substitutions()
+    if subs is None:
+        return Stage("not-run", f"mlir-opt-{MLIR_VERSION} / mlir-runner-{MLIR_VERSION} not found")
+    stages = []
+    for cmd in p.pipeline:
+        args = []
+        for a in cmd:
+            if a in subs and not a.startswith("%"):
+                args.append(subs[a])
+                continue
+            for key in sorted((k for k in subs if k.startswith("%")), key=len, reverse=True):
+                a = a.replace(key, subs[key])
+            args.append(a.replace("%s", str(path)))
+        if "%" in " ".join(args):
+            left = [a for a in args if "%" in a]
+            return Stage("not-run", _short(f"unknown lit substitution in {left}"))
+        stages.append(shlex.join(args))
+    code, out, err, secs = run_process(
+        ["bash", "-o", "pipefail", "-c", " | ".join(stages)], timeout
+    )
+    if code is None:
+        return Stage("timeout", f"no result after {timeout:.0f} s", secs, None, out)
+    if code != 0:
+        return Stage("error", _short(f"exit {code}: {_last_line(err)}"), secs, None, out)
+    return Stage("ran", "", secs, None, out)
+
+
+def run_file(
+    path: Path, targets: tuple[str, ...], timeout: float, with_mlir: bool = True
+) -> Record:
+    """Every stage of one file, classified (never raises on bad input)."""
+    rec = Record(file=path.name)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        rec.status, rec.reason = "unsupported", _short(f"cannot read: {e}")
+        return rec
+    p = plan(text)
+    rec.entry, rec.prefixes, rec.notes = p.entry, p.prefixes, list(p.notes)
+    if p.skip:
+        rec.status, rec.reason = "skipped", _short(p.skip)
+        return rec
+    try:
+        filecheck.directives(text, p.prefixes)
+    except filecheck.CheckError as e:
+        rec.status, rec.reason = "unsupported", _short(f"FileCheck subset: {e}")
+        return rec
+    if with_mlir:
+        rec.mlir = mlir_stage(path, p, timeout)
+        _check(rec.mlir, text, p)
+    rec.interp, kind = _ours("interp", path, p.entry, timeout)
+    if kind == "frontend":
+        rec.status, rec.reason = "unsupported", rec.interp.reason.removeprefix("frontend: ")
+        return rec
+    _check(rec.interp, text, p)
+    if rec.mlir.output and rec.interp.status in ("pass", "fail"):
+        rec.mlir.same_as_interp = rec.mlir.output == rec.interp.output
+    if rec.interp.status != "pass":
+        rec.status = "interp-fail"
+        rec.reason = rec.interp.reason or rec.interp.status
+        return rec
+    rec.status = "pass"
+    for t in targets:
+        st, _ = _ours(t, path, p.entry, timeout)
+        _check(st, text, p)
+        if st.status in ("pass", "fail"):
+            st.same_as_interp = st.output == rec.interp.output
+        rec.targets[t] = st
+    return rec
