@@ -48,23 +48,26 @@ def run_lines(text: str) -> list[str]:
     """The file's RUN commands, continuation lines joined and ``%{name}`` expanded."""
     defs: dict[str, str] = {}
     commands: list[str] = []
-    pending = ""
+    pending, pending_kind = "", ""
     for raw in text.splitlines():
         m = re.match(r"^\s*//\s*(RUN|DEFINE|REDEFINE):\s?(.*)$", raw)
         if m is None:
             continue
         kind, body = m.group(1), m.group(2).rstrip()
+        if pending and kind != pending_kind:
+            kind = pending_kind  # a continued DEFINE goes on, whatever the next line says
+        pending_kind = kind
+        if body.endswith("\\"):
+            pending += body[:-1] + " "
+            continue
+        whole, pending = (pending + body).strip(), ""
         if kind in ("DEFINE", "REDEFINE"):
-            d = re.match(r"^%\{([\w.-]+)\}\s*=\s*(.*)$", body.strip())
+            d = re.match(r"^%\{([\w.-]+)\}\s*=\s*(.*)$", whole)
             if d:
                 defs[d.group(1)] = d.group(2).strip()
             continue
-        pending += body[:-1] + " " if body.endswith("\\") else body
-        if body.endswith("\\"):
-            continue
-        commands.append(_expand(pending.strip(), defs))
-        pending = ""
-    if pending.strip():
+        commands.append(_expand(whole, defs))
+    if pending.strip() and pending_kind == "RUN":
         commands.append(_expand(pending.strip(), defs))
     return commands
 
