@@ -1,13 +1,12 @@
 """A small subset of LLVM's FileCheck, enough for MLIR's integration tests.
 
 Directives (for a prefix P, ``CHECK`` by default): ``P:``, ``P-NEXT:``, ``P-SAME:``,
-``P-LABEL:``, ``P-NOT:``, ``P-EMPTY:``. Patterns are literal text with ``{{regex}}`` blocks,
+``P-LABEL:``, ``P-NOT:``, ``P-EMPTY:``, ``P-COUNT-n:`` (n plain matches in a row). Patterns are literal text with ``{{regex}}`` blocks,
 ``[[VAR:regex]]`` definitions and ``[[VAR]]`` uses (a variable keeps its value for the rest
 of the file). As FileCheck does by default, runs of spaces and tabs count as one space in both
 the input and the patterns, and a pattern's leading and trailing blanks are ignored.
 
-Left out (reported as a ``CheckError``, never silently ignored): ``-DAG``, ``-COUNT``,
-numeric ``[[#...]]`` expressions, ``@LINE``. ``-LABEL`` is matched like a plain check (it does
+Left out (reported as a ``CheckError``, never silently ignored): ``-DAG``, numeric ``[[#...]]`` expressions, ``@LINE``. ``-LABEL`` is matched like a plain check (it does
 not split the input into independent blocks), which gives the same verdict on inputs where
 labels are unique, as they are in the tests this is for.
 """
@@ -18,8 +17,8 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-KINDS = ("", "-NEXT", "-SAME", "-LABEL", "-NOT", "-EMPTY")
-_UNSUPPORTED_KINDS = ("-DAG", "-COUNT")
+KINDS = ("", "-NEXT", "-SAME", "-LABEL", "-NOT", "-EMPTY", "-COUNT")
+_UNSUPPORTED_KINDS = ("-DAG",)
 _BLANKS = re.compile(r"[ \t]+")
 
 
@@ -32,6 +31,7 @@ class Directive:
     kind: str  # one of KINDS, without the prefix
     pattern: str
     line: int  # 1-based line in the check file
+    count: int = 1  # -COUNT-n: n
 
 
 @dataclass
@@ -55,6 +55,8 @@ def directives(text: str, prefixes: tuple[str, ...] = ("CHECK",)) -> list[Direct
         if m is None:
             continue
         kind = m.group(2) or ""
+        if (kind == "-COUNT") != (m.group(3) is not None):
+            continue  # CHECK-COUNT: without n, or CHECK-NEXT-2: are not directives
         if kind in _UNSUPPORTED_KINDS:
             raise CheckError(f"line {n}: {m.group(1)}{kind} is not supported by this subset")
         if kind not in KINDS:
@@ -62,7 +64,10 @@ def directives(text: str, prefixes: tuple[str, ...] = ("CHECK",)) -> list[Direct
         pattern = line[m.end() :].strip(" \t")
         if kind != "-EMPTY" and not pattern:
             raise CheckError(f"line {n}: found empty check string with prefix '{m.group(1)}:'")
-        found.append(Directive(kind, pattern, n))
+        count = int(m.group(3)) if m.group(3) else 1
+        if kind == "-COUNT" and count < 1:
+            raise CheckError(f"line {n}: invalid count in -COUNT specification")
+        found.append(Directive(kind, pattern, n, count))
     if not found:
         raise CheckError(f"no check strings found with prefix {', '.join(prefixes)}")
     if found[0].kind in ("-NEXT", "-SAME", "-EMPTY"):
@@ -215,21 +220,24 @@ def check(
             matched += 1
             continue
         rx, defined = _compile(d, variables)
-        m = _search(rx, inp, pos, d.kind == "-SAME", full_lines)
-        if m is None:
-            return fail(d, f"no match after output line {max(line, 0) + 1}: {inp.quote(line + 1)}")
-        at = inp.line_of(m.start())
-        if d.kind == "-NEXT" and at != line + 1:
-            return fail(d, f"matched on output line {at + 1}, not the next line {line + 2}")
-        if d.kind == "-SAME" and at != line:
-            return fail(d, f"matched on output line {at + 1}, not on line {line + 1}")
-        bad = forbidden(pos, m.start())
-        if bad:
-            return bad
-        nots.clear()
-        for name in defined:
-            variables[name] = m.group(name)
-        pos, line = m.end(), inp.line_of(max(m.end() - 1, m.start()))
+        for i in range(d.count):
+            m = _search(rx, inp, pos, d.kind == "-SAME", full_lines)
+            if m is None:
+                where = f"after output line {line + 1}" if line >= 0 else "in the output"
+                nth = f" (match {i + 1} of {d.count})" if d.count > 1 else ""
+                return fail(d, f"no match{nth} {where}; next line: {inp.quote(line + 1)}")
+            at = inp.line_of(m.start())
+            if d.kind == "-NEXT" and at != line + 1:
+                return fail(d, f"matched on output line {at + 1}, not the next line {line + 2}")
+            if d.kind == "-SAME" and at != line:
+                return fail(d, f"matched on output line {at + 1}, not on line {line + 1}")
+            bad = forbidden(pos, m.start())
+            if bad:
+                return bad
+            nots.clear()
+            for name in defined:
+                variables[name] = m.group(name)
+            pos, line = m.end(), inp.line_of(max(m.end() - 1, m.start()))
         matched += 1
     bad = forbidden(pos, len(inp.text))
     if bad:
