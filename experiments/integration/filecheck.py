@@ -1,13 +1,15 @@
 """A small subset of LLVM's FileCheck, enough for MLIR's integration tests.
 
 Directives (for a prefix P, ``CHECK`` by default): ``P:``, ``P-NEXT:``, ``P-SAME:``,
-``P-LABEL:``, ``P-NOT:``, ``P-EMPTY:``, ``P-COUNT-n:`` (n plain matches in a row). Patterns are literal text with ``{{regex}}`` blocks,
-``[[VAR:regex]]`` definitions and ``[[VAR]]`` uses (a variable keeps its value for the rest
-of the file). As FileCheck does by default, runs of spaces and tabs count as one space in both
-the input and the patterns, and a pattern's leading and trailing blanks are ignored.
+``P-LABEL:``, ``P-NOT:``, ``P-EMPTY:``, ``P-COUNT-n:`` (n plain matches in a row). Patterns
+are literal text with ``{{regex}}`` blocks, ``[[VAR:regex]]`` definitions and ``[[VAR]]``
+uses (a variable keeps its value for the rest of the file). As FileCheck does by default,
+runs of spaces and tabs count as one space in both the input and the patterns, and a
+pattern's leading and trailing blanks are ignored.
 
-Left out (reported as a ``CheckError``, never silently ignored): ``-DAG``, numeric ``[[#...]]`` expressions, ``@LINE``. ``-LABEL`` is matched like a plain check (it does
-not split the input into independent blocks), which gives the same verdict on inputs where
+Left out (reported as a ``CheckError``, never silently ignored): ``-DAG``, numeric
+``[[#...]]`` expressions, ``@LINE``. ``-LABEL`` is matched like a plain check (it does not
+split the input into independent blocks), which gives the same verdict on inputs where
 labels are unique, as they are in the tests this is for.
 """
 

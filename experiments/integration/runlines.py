@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 _RUNNERS = ("mlir-runner", "mlir-cpu-runner")
 #: Runtime libraries the runs may load: our interpreter and runtime model what they print.
-ALLOWED_LIBS = ("c_runner_utils", "runner_utils", "float16_utils")
+ALLOWED_LIBS = ("mlir_c_runner_utils", "mlir_runner_utils", "mlir_float16_utils")
 #: Spellings in a RUN pipeline that mean another target or machinery we do not model.
 _FOREIGN = (
     (re.compile(r"(?:^|\s)--?march\b"), "another architecture (-march)"),
@@ -111,6 +111,13 @@ def _flag_value(args: list[str], names: tuple[str, ...]) -> list[str]:
     return out
 
 
+def library_name(spec: str) -> str:
+    """``mlir_c_runner_utils`` of ``%mlir_c_runner_utils`` or
+    ``%mlir_lib_dir/libmlir_c_runner_utils%shlibext``."""
+    name = spec.rsplit("/", 1)[-1].removeprefix("%").removeprefix("lib")
+    return re.split(r"%|\.", name, maxsplit=1)[0]
+
+
 def plan(text: str) -> RunPlan:
     """The run plan of a test file (``skip`` says why it cannot be run here)."""
     p = RunPlan()
@@ -150,7 +157,7 @@ def plan(text: str) -> RunPlan:
     for v in _flag_value(runner[1:], ("shared-libs",)):
         p.libs += [x for x in v.split(",") if x]
     for lib in p.libs:
-        if not any(ok in lib for ok in ALLOWED_LIBS):
+        if library_name(lib) not in ALLOWED_LIBS:
             p.skip = f"needs runtime library {lib}"
             return p
     prefixes = _flag_value(fc[1:], ("check-prefix", "check-prefixes"))

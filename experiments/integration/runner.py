@@ -246,8 +246,13 @@ def run_file(
         rec.mlir = mlir_stage(path, p, timeout)
         _check(rec.mlir, text, p)
     rec.interp, kind = _ours("interp", path, p.entry, timeout)
+    rec.interp.reason = rec.interp.reason.replace(f"{path.parent}/", "")
+    rec.mlir.reason = rec.mlir.reason.replace(f"{path.parent}/", "")
     if kind == "frontend":
         rec.status, rec.reason = "unsupported", rec.interp.reason.removeprefix("frontend: ")
+        where = re.match(r"^(.*?:\d+):\d+: error", rec.reason)
+        if where and rec.mlir.status == "error" and f"{where.group(1)}:" in rec.mlir.reason:
+            rec.reason = _short(f"(mlir-opt-{MLIR_VERSION} rejects it too) {rec.reason}")
         return rec
     _check(rec.interp, text, p)
     if rec.mlir.output and rec.interp.status in ("pass", "fail"):
