@@ -38,6 +38,7 @@ class RunPlan:
     result: str = "void"
     prefixes: tuple[str, ...] = ("CHECK",)
     full_lines: bool = False
+    matrix_layout: str = "row-major"  # the runner's -matrix-default-layout (ours: row-major)
     pipeline: list[list[str]] = field(default_factory=list)  # commands, FileCheck excluded
     libs: list[str] = field(default_factory=list)  # lit spellings of -shared-libs entries
     skip: str = ""  # non-empty: why we do not run this file
@@ -154,6 +155,12 @@ def plan(text: str) -> RunPlan:
     if p.result != "void":
         p.skip = f"entry returns {p.result} (only void entry points are modelled)"
         return p
+    layouts = _flag_value(runner[1:], ("matrix-default-layout",))
+    if layouts:
+        if layouts[-1] not in ("row-major", "column-major"):
+            p.skip = f"unknown -matrix-default-layout={layouts[-1]}"
+            return p
+        p.matrix_layout = layouts[-1]
     for v in _flag_value(runner[1:], ("shared-libs",)):
         p.libs += [x for x in v.split(",") if x]
     for lib in p.libs:

@@ -112,10 +112,13 @@ def same_output(a: str, b: str) -> bool:
     return _ADDRESS.sub("base@ = <addr>", a) == _ADDRESS.sub("base@ = <addr>", b)
 
 
-def _ours(stage: str, path: Path, entry: str, timeout: float) -> tuple[Stage, str]:
+def _ours(
+    stage: str, path: Path, entry: str, timeout: float, layout: str = "row-major"
+) -> tuple[Stage, str]:
     """Run one of our stages; returns the stage and its worker status name."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    cmd = [sys.executable, "-m", "experiments.integration.worker", stage, str(path), entry]
+    cmd = [sys.executable, "-m", "experiments.integration.worker", stage, str(path), entry,
+           layout]
     code, out, err, secs = run_process(cmd, timeout, cwd=ROOT, env=env)
     if code is None:
         return Stage("timeout", f"no result after {timeout:.0f} s", secs, None, out), "timeout"
@@ -245,7 +248,7 @@ def run_file(
     if with_mlir:
         rec.mlir = mlir_stage(path, p, timeout)
         _check(rec.mlir, text, p)
-    rec.interp, kind = _ours("interp", path, p.entry, timeout)
+    rec.interp, kind = _ours("interp", path, p.entry, timeout, p.matrix_layout)
     rec.interp.reason = rec.interp.reason.replace(f"{path.parent}/", "")
     rec.mlir.reason = rec.mlir.reason.replace(f"{path.parent}/", "")
     if kind == "frontend":
@@ -263,7 +266,7 @@ def run_file(
         return rec
     rec.status = "pass"
     for t in targets:
-        st, _ = _ours(t, path, p.entry, timeout)
+        st, _ = _ours(t, path, p.entry, timeout, p.matrix_layout)
         _check(st, text, p)
         if st.status in ("pass", "fail"):
             st.same_as_interp = same_output(st.output, rec.interp.output)

@@ -1,5 +1,6 @@
 """One stage of one test file, in a process of its own (a JIT crash or a hang cannot take the
-driver down): ``python -m experiments.integration.worker STAGE FILE ENTRY``.
+driver down): ``python -m experiments.integration.worker STAGE FILE ENTRY [MATRIX_LAYOUT]``
+(the layout of flat matrices, as the RUN line's ``-matrix-default-layout``).
 
 STAGE is ``interp`` (our reference interpreter) or a target name (``avx2``, ``x86-64-v2``):
 the module goes through eqsat (``optimize_module`` at the target's hardware level, the
@@ -33,7 +34,7 @@ def _say(kind: str, message: str) -> int:
     return EXIT[kind]
 
 
-def _compiled(module: object, target_name: str, entry: str) -> int:
+def _compiled(module: object, target_name: str, entry: str, layout: str) -> int:
     from eqsat.codegen import compile
     from eqsat.forced_strategies import module_cost_overrides
     from eqsat.optimize import optimize_module
@@ -45,7 +46,7 @@ def _compiled(module: object, target_name: str, entry: str) -> int:
     try:
         cost = target.cost_model(module_cost_overrides(module), "hwv", False)
         lowered = optimize_module(module, cost=cost, target=target, emit="hwv").module
-        program = compile(lowered, target, entry=entry, checked=True)
+        program = compile(lowered, target, entry=entry, checked=True, matrix_layout=layout)
     except Exception as e:  # eqsat or codegen rejected what the interpreter ran
         return _say("compile", f"{type(e).__name__}: {e}")
     try:
@@ -56,10 +57,14 @@ def _compiled(module: object, target_name: str, entry: str) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 3:
-        print("usage: python -m experiments.integration.worker STAGE FILE ENTRY", file=sys.stderr)
+    if len(argv) not in (3, 4):
+        print(
+            "usage: python -m experiments.integration.worker STAGE FILE ENTRY [MATRIX_LAYOUT]",
+            file=sys.stderr,
+        )
         return 2
-    stage, path, entry = argv
+    stage, path, entry = argv[:3]
+    layout = argv[3] if len(argv) == 4 else "row-major"
     from frontend import MLIRError, parse
 
     try:
@@ -80,11 +85,11 @@ def main(argv: list[str]) -> int:
             from eqsat.interpret import Interpreter
 
             try:
-                Interpreter(module, out=sys.stdout).call(entry)
+                Interpreter(module, out=sys.stdout, matrix_layout=layout).call(entry)
             except Exception as e:
                 return _say("runtime", f"{type(e).__name__}: {e}")
             return 0
-        return _compiled(module, stage, entry)
+        return _compiled(module, stage, entry, layout)
     except Exception:
         traceback.print_exc()
         return _say("bug", "unexpected exception (traceback above)")
