@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -88,6 +89,13 @@ def status_counts(records: list[Record]) -> str:
     return f"by status: {own}; mlir-runner-22 on the files not skipped: {ref}"
 
 
+def _first_clause(reason: str) -> str:
+    """The first tool error of an MLIR-stage reason (``own RUN pipeline: exit 1: F:L:C: error:
+    ...; -test-lower-to-llvm: ...`` -> ``F:L:C: error: ...``)."""
+    m = re.search(r"([\w./-]+:\d+:\d+: error: [^;]*)", reason)
+    return (m.group(1) if m else reason)[:140]
+
+
 def markdown(records: list[Record], targets: tuple[str, ...], lines: list[str]) -> str:
     head = ["file", "status", "interp", *targets, "mlir-22", "reason"]
     out = ["# MLIR CPU vector integration tests through eqsat", "", *lines, "",
@@ -97,9 +105,9 @@ def markdown(records: list[Record], targets: tuple[str, ...], lines: list[str]) 
         if r.status == "pass":
             bad = [f"{t}: {r.targets[t].reason or r.targets[t].status}" for t in targets
                    if t in r.targets and r.targets[t].status != "pass"]
+            if r.mlir.status in ("fail", "error", "timeout"):
+                bad.append(f"mlir-22: {_first_clause(r.mlir.reason)}")
             reason = "; ".join(bad)
-        elif not reason and r.mlir.status == "fail":
-            reason = f"mlir-22: {r.mlir.reason}"
         cells = [f"`{r.file}`", r.status, _cell(r.interp) if r.status != "skipped" else "",
                  *[_cell(r.targets[t]) if t in r.targets else "" for t in targets],
                  _cell(r.mlir) if r.status != "skipped" else "",
@@ -151,8 +159,11 @@ def main(argv: list[str] | None = None) -> int:
             f.write(json.dumps(r.to_json()) + "\n")
     line = summary(records, targets, left_out)
     counts = status_counts(records)
+    command = "python experiments/mlir_integration.py " + " ".join(sys.argv[1:] if argv is None
+                                                                    else argv)
     (out_dir / "mlir_integration.md").write_text(
-        markdown(records, targets, [f"**{line}**", "", counts]), encoding="utf-8"
+        markdown(records, targets, [f"**{line}**", "", counts, "", f"`{command}`"]),
+        encoding="utf-8",
     )
     print(counts)
     print(line)

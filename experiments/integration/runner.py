@@ -97,10 +97,16 @@ def _last_line(err: str) -> str:
 
 
 def _first_error(err: str) -> str:
-    """The first ``error:`` line of a tool's stderr (else its last line)."""
-    for ln in err.splitlines():
-        if "error:" in ln or "Error:" in ln:
-            return ln.strip()
+    """The line of a pipeline's stderr that says why: mlir-opt's first located error or
+    unknown option (the runner's "entry point not found" only follows from it), else the first
+    ``error:`` line, else the last line."""
+    lines = [ln.strip() for ln in err.splitlines() if ln.strip()]
+    for ln in lines:
+        if re.search(r":\d+:\d+: error:|Unknown command line argument", ln):
+            return ln
+    for ln in lines:
+        if "error:" in ln.lower():
+            return ln
     return _last_line(err)
 
 
@@ -190,7 +196,7 @@ def _fallback_pipeline(path: Path, p: RunPlan, subs: dict[str, str]) -> list[lis
             if k in subs]
     runner = [subs["mlir-runner"], "-e", p.entry, "-entry-point-result=void",
               f"-shared-libs={','.join(libs)}"]
-    return [opt + ["-test-lower-to-llvm"], runner]
+    return [opt + ["--expand-realloc", "-test-lower-to-llvm"], runner]
 
 
 def _pipe(stages: list[list[str]], timeout: float) -> Stage:
