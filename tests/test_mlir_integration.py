@@ -76,6 +76,8 @@ def test_prefixes_choose_the_directives() -> None:
 def test_unusable_check_files_are_reported(checks: str, what: str) -> None:
     with pytest.raises(filecheck.CheckError, match=re.escape(what)):
         filecheck.check("x\n", checks)
+    with pytest.raises(filecheck.CheckError, match=re.escape(what)):
+        filecheck.validate(checks)  # before any output: the file is unsupported
 
 
 def test_printmemref_addresses_do_not_count() -> None:
@@ -174,3 +176,24 @@ def test_real_mlir_integration_directory(tmp_path, capsys) -> None:
     statuses = {r["status"] for r in recs.values()}
     assert statuses <= {"skipped", "unsupported", "interp-fail", "pass"}
     print(capsys.readouterr().out.strip().splitlines()[-1])
+
+
+def test_bad_input_files_are_classified_not_crashed_on(tmp_path) -> None:
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "binary.mlir").write_bytes(b"\x00\xff\xfe not text")
+    (src / "empty.mlir").write_text("")
+    run = "// RUN: mlir-opt %s | mlir-runner -e E | FileCheck %s\n"
+    body = "func.func @entry() {\n  return\n}\n// CHECK: x\n"
+    (src / "no_entry.mlir").write_text(run.replace("E", "nope") + body)
+    (src / "numeric.mlir").write_text(run.replace("E", "entry") + body + "// CHECK: [[#N]]\n")
+    out = tmp_path / "out"
+    assert mlir_integration.main([str(src), "--out", str(out), "--quick", "--targets", ""]) == 0
+    recs = _records(out)
+    assert {f: r["status"] for f, r in recs.items()} == {
+        "binary.mlir": "unsupported",
+        "empty.mlir": "skipped",
+        "no_entry.mlir": "unsupported",
+        "numeric.mlir": "unsupported",
+    }
+    assert "no function @nope" in recs["no_entry.mlir"]["reason"]

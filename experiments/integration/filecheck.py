@@ -160,6 +160,18 @@ def _compile(d: Directive, variables: dict[str, str]) -> tuple[re.Pattern[str], 
         raise CheckError(f"line {d.line}: bad pattern: {e}") from None
 
 
+def validate(text: str, prefixes: tuple[str, ...] = ("CHECK",)) -> list[Directive]:
+    """The directives, every pattern compiled once (raises ``CheckError`` for a check file
+    this subset cannot use, before any output is checked against it)."""
+    ds = directives(text, prefixes)
+    known: dict[str, str] = {}
+    for d in ds:
+        if d.kind != "-EMPTY":
+            for name in _compile(d, known)[1]:
+                known[name] = ""
+    return ds
+
+
 class _Input:
     """The output under test, blanks canonicalized, with a line index."""
 

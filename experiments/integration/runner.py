@@ -247,7 +247,7 @@ def run_file(
         rec.status, rec.reason = "skipped", _short(p.skip)
         return rec
     try:
-        filecheck.directives(text, p.prefixes)
+        filecheck.validate(text, p.prefixes)
     except filecheck.CheckError as e:
         rec.status, rec.reason = "unsupported", _short(f"FileCheck subset: {e}")
         return rec
