@@ -98,7 +98,7 @@ def test_run_lines_give_entry_prefix_and_pipeline() -> None:
     assert [c[0] for c in p.pipeline] == ["mlir-opt", "mlir-runner"]
     assert p.libs == ["%mlir_runner_utils", "%mlir_c_runner_utils"]
     assert p.matrix_layout == "row-major"
-    col = "// RUN: mlir-opt %s | mlir-runner -e f -matrix-default-layout=column-major | FileCheck %s"
+    col = "// RUN: mlir-opt %s | mlir-runner -e f -matrix-default-layout=column-major | FileCheck"
     assert runlines.plan(col).matrix_layout == "column-major"
 
 

@@ -87,8 +87,11 @@ def run_process(cmd: list[str], timeout: float, cwd: Path | None = None,
             pass
         out, err = proc.communicate()
         code = None
-    dec = lambda b: b.decode("utf-8", errors="replace")  # noqa: E731
-    return code, dec(out), dec(err), time.perf_counter() - t0
+    return code, _text(out), _text(err), time.perf_counter() - t0
+
+
+def _text(b: bytes) -> str:
+    return b.decode("utf-8", errors="replace")
 
 
 def _last_line(err: str) -> str:
