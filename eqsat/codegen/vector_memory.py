@@ -72,6 +72,13 @@ class Access:
 
     def ptrs(self) -> ir.Value:
         em = self.em
+        g = em.b.gep(self.d.aligned, [self.linear()], source_etype=elem_type(em, self.d.type))
+        g.type = ir.VectorType(PTR, self.n)
+        return g
+
+    def linear(self) -> ir.Value:
+        """i64 lanes: offset + sum(index * stride), the element each lane addresses."""
+        em = self.em
         lin = em.splat(linear_index(em, self.d, self.base), self.n)
         for j, c in self.coords.items():
             if not c.any():
@@ -81,9 +88,26 @@ class Access:
                 lin = em.b.add(lin, _ivec(c * int(s.constant)))
             else:
                 lin = em.b.add(lin, em.b.mul(_ivec(c), em.splat(s, self.n)))
-        g = em.b.gep(self.d.aligned, [lin], source_etype=elem_type(em, self.d.type))
-        g.type = ir.VectorType(PTR, self.n)
-        return g
+        return lin
+
+    def flat_inside(self) -> ir.Value:
+        """i1 lanes: the lane's element lies inside the row-major extent of a memref whose
+        layout is the identity (offset 0, row-major strides), as the interpreter reads a lane
+        past a dimension of such a memref: through the flat memory. False on other views,
+        whose buffer extent the descriptor does not carry."""
+        em, d = self.em, self.d
+        rank = len(d.sizes)
+        rm: list[ir.Value] = [I64(1)] * rank  # row-major strides from the sizes
+        for k in range(rank - 2, -1, -1):
+            rm[k] = em.b.mul(rm[k + 1], d.sizes[k + 1])
+        total = em.b.mul(rm[0], d.sizes[0]) if rank else I64(1)
+        ok = em.b.icmp_unsigned("<", self.linear(), em.splat(total, self.n))
+        if d.type.layout is None:
+            return ok
+        ident = em.b.icmp_unsigned("==", d.offset, I64(0))
+        for st, r in zip(d.strides, rm):
+            ident = em.b.and_(ident, em.b.icmp_unsigned("==", st, r))
+        return em.b.and_(ok, em.splat(ident, self.n))
 
     def in_bounds(self, dims: list[int]) -> ir.Value | None:
         """i1 lanes: 0 <= index < size on these memref dims (None: nothing to check)."""
@@ -97,10 +121,18 @@ class Access:
 
 
 def checked_lanes(
-    em: FuncEmitter, acc: Access, op: Operation, skip: set[int], active: ir.Value | None = None
+    em: FuncEmitter,
+    acc: Access,
+    op: Operation,
+    skip: set[int],
+    active: ir.Value | None = None,
+    flat: bool = False,
 ) -> ir.Value | None:
     """In checked mode: fault if an active lane would touch memory outside the memref on a
-    dim not in skip; the lanes that may be accessed (None: unchecked)."""
+    dim not in skip; the lanes that may be accessed (None: unchecked). With ``flat`` (the
+    ops the interpreter lets address the flat memory: vector.load/store and transfers on
+    in_bounds dims), a lane past a dim of a memref with the identity layout but inside its
+    flat extent is allowed, as MLIR's lowering and the (non-strict) interpreter do."""
     if not em.m.checked:
         return None
     dims = [j for j in acc.coords if j not in skip]
@@ -111,6 +143,8 @@ def checked_lanes(
             on = t if on is None else em.b.and_(on, t)
     if on is None:
         return None
+    if flat and acc.d.sizes:
+        on = em.b.or_(on, acc.flat_inside())
     bad = em.b.not_(on) if active is None else em.b.and_(em.b.not_(on), active)
     em.fault_if(bad, f"{op.name}: access out of bounds of {acc.d.type}", op)
     return on
@@ -216,7 +250,7 @@ def load(em: FuncEmitter, op: Operation) -> Any:
     pad = ir.Constant(ir.VectorType(elem_type(em, d.type), 1), None)
     pieces = []
     for a in _slice_pieces(em, d, base, vt):
-        on = checked_lanes(em, a, op, set())
+        on = checked_lanes(em, a, op, set(), flat=True)
         pieces.append(_read(em, a, on, ir.Constant(ir.VectorType(pad.type.element, a.n), None)))
     return em.from_chunks(pieces, vt)
 
@@ -230,7 +264,7 @@ def store(em: FuncEmitter, op: Operation) -> Any:
         em.b.store(v, p)
         return None
     for a, piece in zip(_slice_pieces(em, d, base, vt), em.chunks(v, vt)):
-        _write(em, a, checked_lanes(em, a, op, set()), piece)
+        _write(em, a, checked_lanes(em, a, op, set(), flat=True), piece)
     return None
 
 
@@ -463,7 +497,7 @@ def _transfer(
         on = acc.in_bounds(check)
         if mask_src is not None:
             on = _and(em, on, mask_src.chunk(em, mask_idx[c]))
-        on = _and(em, on, checked_lanes(em, acc, op, set(check), on))
+        on = _and(em, on, checked_lanes(em, acc, op, set(check), on, flat=True))
         out.append((acc, on))
     return out
 
