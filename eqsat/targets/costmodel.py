@@ -33,7 +33,14 @@ from eqsat.cost import FREE
 from eqsat.extract import Literal
 from eqsat.schema import by_constructor
 from eqsat.strategies import STRATEGIES
-from eqsat.targets.expansions import FOLD, GATHER, LIVE, REGROUP, reduction_op
+from eqsat.targets.expansions import (
+    EMITTED_TRANSPOSE,
+    FOLD,
+    GATHER,
+    LIVE,
+    REGROUP,
+    reduction_op,
+)
 from eqsat.targets.widths import BITS, contract_space, node_types, type_lanes
 
 # Added per register to a compute op wider than the target's register budget.
@@ -210,6 +217,9 @@ class TargetCost:
             )
         if op in REDUCTIONS or op == FOLD:
             return self.reduction_price(op, lanes, elem, registers)
+        if op == EMITTED_TRANSPOSE:
+            gathered = self.price(GATHER, lanes, elem, width)
+            return min([gathered] + self._staged_prices(lanes, width or 1, elem))
         sources = 1  # source registers each output register draws on (a gather of lanes)
         if op == GATHER:
             op, sources, width = "vector.shuffle", min(native, max(1, width or 1)), lanes
@@ -227,6 +237,22 @@ class TargetCost:
         if spans > self.target.max_registers and op not in NOT_COMPUTE:
             cost += WIDE * spans
         return cost
+
+    def _staged_prices(self, lanes: int, rows: int, elem: str | None) -> list[float]:
+        """A rows x (lanes / rows) transpose by staged block shuffles (TransposeShuffle4x4,
+        8x8, 16x16): log2(B) shuffles of B lanes per row of each B x B block, plus moving the
+        pieces in and out of rows when B is not whole registers."""
+        out = []
+        cols = lanes // max(1, rows)
+        for b in (4, 8, 16):
+            if rows % b or cols % b:
+                continue
+            blocks = lanes // (b * b)
+            cost = blocks * b * (b.bit_length() - 1) * self.price("vector.shuffle", b, elem)
+            if blocks > 1:
+                cost += 2 * blocks * b * self.price(REGROUP, b, elem)
+            out.append(cost)
+        return out
 
     def reduction_price(self, op: str, lanes: int, elem: str | None, registers: int) -> float:
         """A horizontal reduction streams its source a register at a time (no register

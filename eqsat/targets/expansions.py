@@ -25,6 +25,10 @@ LIVE = "live-accumulators"
 # lanes come from ``width`` different source rows (a transpose): each output register gathers
 # from up to that many source registers, one shuffle each (see costmodel).
 GATHER = "gather-shuffle"
+# A pseudo-op piece: a transpose a strategy's expansion emits (``width``: the rows gathered
+# into each output row). The next round of extraction lowers it on its own, so the model
+# prices it as the cheaper of a gather (GATHER) and staged block shuffles (see costmodel).
+EMITTED_TRANSPOSE = "emitted-transpose"
 # A pseudo-op piece: a ``lanes``-lane piece taken out of a row or put into one. Free when the
 # piece is whole native registers (it is those registers), a shuffle per register otherwise.
 REGROUP = "regroup"
@@ -146,7 +150,7 @@ def _rest(shape: tuple[int, ...], dims: list[int]) -> list[int]:
 def _moved(s: Shape, shape: tuple[int, ...], order: list[int]) -> Piece:
     """A source of ``shape`` transposed to ``order``: a gather when the innermost dim moves."""
     moves = bool(order) and order[-1] != len(shape) - 1
-    return s.piece(GATHER, _prod(shape), 1, shape[order[-1]] if moves else 1)
+    return s.piece(EMITTED_TRANSPOSE, _prod(shape), 1, shape[order[-1]] if moves else 1)
 
 
 def _inner_parallel(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
@@ -204,7 +208,9 @@ class _Contract:
         present = [d for d in order if d in self.maps[i]]
         inner = present[-1] if present else None
         moves = inner is not None and inner != self.maps[i][-1]
-        return s.piece(GATHER, self.lanes(i), n, self.sizes.get(inner, 1) if moves else 1)
+        return s.piece(
+            EMITTED_TRANSPOSE, self.lanes(i), n, self.sizes.get(inner, 1) if moves else 1
+        )
 
 
 def _contract_dot(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
