@@ -150,6 +150,10 @@ def peaks(reports: list[Report]) -> str:
             shown.append((f"best MLIR ({best[0]})", best[1]))
         parts = [f"{name} {rep.flops / ns:.1f} GFLOP/s = {rep.flops / ns / peak:.0%}"
                  for name, ns in shown if ns]  # fmt: skip
+        ours = _ns(rep, "eqsat")
+        if rep.call_ns and ours and ours > rep.call_ns:
+            parts.append(f"call overhead {rep.call_ns:.1f} ns (empty function, same signature), "
+                         f"eqsat's body {rep.flops / (ours - rep.call_ns) / peak:.0%} of peak")
         lines.append(f"- {rep.entry} (peak {peak:.0f} GFLOP/s at {rep.clock[0]:.2f} GHz): "
                      + "; ".join(parts))  # fmt: skip
     return "\n".join(lines)

@@ -279,3 +279,25 @@ def test_cli_unknown_target_and_bad_arg_syntax(capsys: pytest.CaptureFixture[str
     assert "unknown target 'nope'" in capsys.readouterr().err
     with pytest.raises(SystemExit, match="--arg expects NAME=VALUE"):
         main(["bench", kernel, "--entry", "axpy_8x32", "--arg", "alpha"])
+
+
+def test_contraction_kernels_report_the_call_overhead(capsys: pytest.CaptureFixture[str]) -> None:
+    """The loop also times an empty function of the kernel's MLIR signature, so the table can
+    say what share of peak the kernel body reaches apart from the ABI's call."""
+    kernel = str(KERNELS / "matmul_8x8x8.mlir")
+    args = ["bench", kernel, "--entry", "matmul_8x8x8", "--target", _host_target(), *FAST]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    line = next(ln for ln in out.splitlines() if ln.startswith("call overhead: "))
+    overhead = float(line.split()[2])
+    eqsat = float(next(ln for ln in out.splitlines() if ln.startswith("eqsat ")).split()[1])
+    assert 0 < overhead < eqsat and "of peak" in line
+
+
+def test_empty_function_has_the_kernels_abi() -> None:
+    module = parse(SCALE, "scale.mlir")
+    sig = signature(module, "scale")
+    from eqsat.bench.harness import empty_function_text
+
+    inputs = make_inputs(sig, {"s": "1.5"}, seed=3)
+    Compiled(empty_function_text(sig), sig, load_target(_host_target())).run(inputs)

@@ -202,6 +202,15 @@ def _slots(sig: Signature, inputs: Sequence[Any]) -> ctypes.Array[ctypes.c_uint6
     return (ctypes.c_uint64 * max(1, len(words)))(*words)
 
 
+def empty_function_text(sig: Signature) -> str:
+    """LLVM IR of a function with ``sig``'s MLIR ABI that does nothing: timed in the same call
+    loop, it is the cost of the call itself (descriptor words passed on the stack, ...)."""
+    params = ", ".join(f"{p} %a{i}" for i, p in enumerate(sig.llvm_params()))
+    ret = sig.llvm_result
+    body = "ret void" if ret == "void" else f"ret {ret} zeroinitializer"
+    return f'define {ret} @"{sig.entry}"({params}) {{\n  {body}\n}}\n'
+
+
 def loop_module_text(sig: Signature) -> str:
     """LLVM IR of ``void @__eqsat_bench_loop(ptr slots, ptr out, i64 n)``: load the arguments
     from ``slots``, call the kernel ``n`` times (n >= 1), store the last result to ``out``."""

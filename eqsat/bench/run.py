@@ -23,6 +23,7 @@ from eqsat.bench.harness import (
     compare,
     copy_inputs,
     make_inputs,
+    empty_function_text,
     measure_clock_ghz,
     median_ns,
     signature,
@@ -68,6 +69,9 @@ class Report:
     reference: str = ""  # what "equal" compares with
     flops: int | None = None
     clock: tuple[float, str] | None = None  # (GHz, where it came from)
+    # ns per call of an empty function with the same signature in the same loop (the ABI's
+    # share of every row: memref descriptors are 5 + 2 x rank words each)
+    call_ns: float | None = None
 
     def row(self, variant: str) -> Row | None:
         return next((r for r in self.rows if r.variant == variant), None)
@@ -224,12 +228,16 @@ def bench(
         against = oracle if row is ref_row else reference
         row.agreement = compare(against, results[id(row)], RTOL_REASSOC if row.reassoc else RTOL)
     timers = []
-    for _, c in compiled:
+    empty = Compiled(empty_function_text(sig), sig, target) if report.flops else None
+    for c in [c for _, c in compiled] + ([empty] if empty else []):
         t = c.timer(inputs)
         t.calibrate(sample_seconds)
         timers.append(t)
-    for (row, _), ns in zip(compiled, median_ns(timers, repeats)):
+    times = median_ns(timers, repeats)
+    for (row, _), ns in zip(compiled, times):
         row.ns_per_call = ns
+    if empty is not None:
+        report.call_ns = times[-1]
     if report.flops:  # measured right after the timings: the boost clock drifts with load
         report.clock = cpu_clock_ghz()
     for row, first in copies:
