@@ -18,9 +18,18 @@ register, a compound op such as ``vector.contract`` or ``vector.transpose``) cos
 times more, so that the forms the legalize rules build (1-D native ops, LLVM intrinsics,
 ``x86vector``/``arm_neon`` ops) win ties against the VV ops they replace.
 
-Lowering strategies cost what they expand to, under the same model (``expansions.py``);
-``Tiled`` nodes multiply their kernel by their tile count (see ``eqsat.cost.table_cost``).
-Costs rank alternatives: they do not predict time.
+Horizontal reductions stream their source a register at a time (no register budget): see
+``reduction_price``. A transpose done as one shuffle (or left to code generation) costs each
+output register once per source row it gathers from.
+
+Lowering strategies cost what they expand to, under the same model (``expansions.py``), with
+a few pseudo-ops that only a profile can state: ``LIVE`` (accumulators a row block keeps live:
+spills beyond the target's ``accumulators``), ``REGROUP`` (a piece moved in or out of a row:
+free when it is whole registers), ``FOLD`` (a float reduction whose order is fixed unless
+``reassoc``), ``GATHER`` and ``EMITTED_TRANSPOSE`` (a transpose the expansion emits, which the
+next extraction round lowers: the cheaper of a gather and staged block shuffles). ``Tiled``
+nodes multiply their kernel by their tile count (see ``eqsat.cost.table_cost``). Costs rank
+alternatives: they do not predict time.
 """
 
 from __future__ import annotations
