@@ -16,13 +16,13 @@ import csv
 import math
 import os
 import platform
-import re
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from eqsat.bench.harness import file_scalar_args as kernel_args  # noqa: E402
 from eqsat.bench.mlir_baseline import DEFAULTS, STRATEGIES  # noqa: E402
 from eqsat.bench.run import Report, bench  # noqa: E402
 from eqsat.targets import load_target  # noqa: E402
@@ -39,12 +39,6 @@ SHORT = {
     "transpose-llvmintr": "t-llvmintr",
     "multi_reduction-innerreduction": "innerred",
 }
-
-
-def kernel_args(text: str) -> dict[str, str]:
-    """Scalar arguments from a ``// ARGS: name=value ...`` line of the kernel file."""
-    m = re.search(r"^//\s*ARGS:\s*(.*)$", text, re.M)
-    return dict(p.split("=", 1) for p in m.group(1).split()) if m else {}
 
 
 def machine() -> str:

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from eqsat.bench.harness import file_scalar_args as kernel_args
+
 KERNELS = Path(__file__).resolve().parent / "bench_kernels"
 
 #: Forced strategies per op kind (MLIR 22's names, as ``eqsat.forced_strategies.FAMILIES``
@@ -54,12 +56,6 @@ def load_kernel(spec: Any) -> tuple[Any, Path, str, Any]:
     path = kernel_paths([spec.params["kernel"]])[0]
     text = path.read_text()
     return load_target(spec.target), path, text, parse(text, path.name)
-
-
-def kernel_args(text: str) -> dict[str, str]:
-    """Scalar arguments from a ``// ARGS: name=value ...`` line of the kernel file."""
-    m = re.search(r"^//\s*ARGS:\s*(.*)$", text, re.M)
-    return dict(p.split("=", 1) for p in m.group(1).split()) if m else {}
 
 
 def op_kinds(module: Any) -> list[str]:

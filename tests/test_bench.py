@@ -265,10 +265,14 @@ def test_cli_missing_mlir_tools_is_a_clean_error(
     ],
 )
 def test_cli_input_errors(
-    extra: list[str], message: str, capsys: pytest.CaptureFixture[str]
+    extra: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    kernel = str(KERNELS / "axpy_8x32.mlir")
-    rc = main(["bench", kernel, "--target", _host_target(), "--baseline", "mlir", *extra, *FAST])
+    # the kernel without its "// ARGS: alpha=0.75" line, which would give the missing scalar
+    text = (KERNELS / "axpy_8x32.mlir").read_text().replace("// ARGS:", "// (args)")
+    kernel = tmp_path / "axpy_8x32.mlir"
+    kernel.write_text(text)
+    rc = main(["bench", str(kernel), "--target", _host_target(), "--baseline", "mlir", *extra,
+               *FAST])  # fmt: skip
     err = capsys.readouterr().err
     assert rc == 1 and message in err and "Traceback" not in err
 
@@ -301,3 +305,9 @@ def test_empty_function_has_the_kernels_abi() -> None:
 
     inputs = make_inputs(sig, {"s": "1.5"}, seed=3)
     Compiled(empty_function_text(sig), sig, load_target(_host_target())).run(inputs)
+
+
+def test_cli_takes_scalars_from_the_files_args_line(capsys: pytest.CaptureFixture[str]) -> None:
+    kernel = str(KERNELS / "axpy_8x32.mlir")  # has "// ARGS: alpha=0.75"
+    assert main(["bench", kernel, "--entry", "axpy_8x32", "--target", _host_target(), *FAST]) == 0
+    assert capsys.readouterr().out.count("eqsat") >= 1

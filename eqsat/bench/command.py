@@ -83,7 +83,7 @@ def _scalar_args(items: list[str] | None) -> dict[str, str]:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from eqsat.bench.harness import BenchError
+    from eqsat.bench.harness import BenchError, file_scalar_args
     from eqsat.bench.mlir_baseline import ToolMissing
     from eqsat.bench.run import bench
     from eqsat.inputs import read_input
@@ -103,6 +103,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         )
         return 1
     text, name = read_input(args.file)
+    scalars = {**file_scalar_args(text), **scalars}  # --arg wins over the file's ARGS line
     try:
         report = bench(
             text,

@@ -16,6 +16,7 @@ strided layouts (each refused with a clear ``BenchError``).
 from __future__ import annotations
 
 import ctypes
+import re
 import statistics
 import struct
 import time
@@ -200,6 +201,13 @@ def _slots(sig: Signature, inputs: Sequence[Any]) -> ctypes.Array[ctypes.c_uint6
         strides = [int(np.prod(a.shape[i + 1 :], dtype=np.int64)) for i in range(len(a.shape))]
         words += [ptr, ptr, 0, *a.shape, *strides]
     return (ctypes.c_uint64 * max(1, len(words)))(*words)
+
+
+def file_scalar_args(text: str) -> dict[str, str]:
+    """Scalar arguments a kernel file names for benchmarks: a ``// ARGS: name=value ...``
+    line (``eqsat bench`` uses them where ``--arg`` gives none)."""
+    m = re.search(r"^//\s*ARGS:\s*(.*)$", text, re.M)
+    return dict(p.split("=", 1) for p in m.group(1).split() if "=" in p) if m else {}
 
 
 def empty_function_text(sig: Signature) -> str:
