@@ -163,46 +163,6 @@ def optimize_module(
     again so that those ops get their own choice too (a 16x16 transpose its shuffle sequence),
     up to ``rounds`` times (default 2 with a target, whose costs tell lowerings apart; else 1).
     Explanations and saturation stats describe the first round; ``cost`` is the last one's."""
-    args = (rules, budget, cost, extra_rule_paths, native, fast_math, target, emit, extractor)
-    result = _optimize_once(module, *args)
-    for _ in range((rounds if rounds is not None else 2 if target is not None else 1) - 1):
-        if not _new_compound_ops(module, result.module):
-            break
-        again = _optimize_once(result.module, *args)
-        seconds = dict(result.seconds)
-        seconds["next round"] = seconds.get("next round", 0.0) + sum(again.seconds.values())
-        result = replace(result, module=again.module, cost=again.cost, seconds=seconds)
-    return result
-
-
-# The ops whose lowering MLIR leaves to a strategy flag (lower_contraction, lower_transpose,
-# lower_multi_reduction): when an expansion emits more of them, a second round chooses theirs.
-COMPOUND_OPS = frozenset({"vector.contract", "vector.transpose", "vector.multi_reduction"})
-
-
-def _new_compound_ops(before: Module, after: Module) -> bool:
-    """Whether ``after`` holds more of some compound op than ``before`` did."""
-    compound = COMPOUND_OPS
-
-    def counts(m: Module) -> Counter[str]:
-        return Counter(op.name for op in m.walk() if op.name in compound)
-
-    old = counts(before)
-    return any(n > old[name] for name, n in counts(after).items())
-
-
-def _optimize_once(
-    module: Module,
-    rules: dict[str, tuple[RuleFile, ...]] | None,
-    budget: Budget | None,
-    cost: CostModel | None,
-    extra_rule_paths: tuple[str | Path, ...],
-    native: dict[str, int] | None,
-    fast_math: bool,
-    target: TargetLike | None,
-    emit: str,
-    extractor: str | None,
-) -> OptimizeResult:
     budget = budget or Budget()
     rules = dict(rules) if rules is not None else default_rule_files(fast_math=fast_math)
     if target is not None:
@@ -218,7 +178,42 @@ def _optimize_once(
     if extra_rule_paths:
         extra = tuple(load(p) for p in extra_rule_paths)
         rules["user"] = rules.get("user", ()) + extra
-    cost = cost or vv_cost()
+    settings = (rules, budget, cost or vv_cost(), native, extractor)  # read once, every round
+    result = _optimize_once(module, *settings)
+    for _ in range((rounds if rounds is not None else 2 if target is not None else 1) - 1):
+        if not _new_compound_ops(module, result.module):
+            break
+        again = _optimize_once(result.module, *settings)
+        seconds = dict(result.seconds)
+        seconds["next round"] = seconds.get("next round", 0.0) + sum(again.seconds.values())
+        result = replace(result, module=again.module, cost=again.cost, seconds=seconds)
+    return result
+
+
+# The ops whose lowering MLIR leaves to a strategy flag (lower_contraction, lower_transpose,
+# lower_multi_reduction): when an expansion emits more of them, a second round chooses theirs.
+COMPOUND_OPS = frozenset({"vector.contract", "vector.transpose", "vector.multi_reduction"})
+
+
+def _new_compound_ops(before: Module, after: Module) -> bool:
+    """Whether ``after`` holds more of some compound op than ``before`` did."""
+
+    def counts(m: Module) -> Counter[str]:
+        return Counter(op.name for op in m.walk() if op.name in COMPOUND_OPS)
+
+    old = counts(before)
+    return any(n > old[name] for name, n in counts(after).items())
+
+
+def _optimize_once(
+    module: Module,
+    rules: dict[str, tuple[RuleFile, ...]],
+    budget: Budget,
+    cost: CostModel,
+    native: dict[str, int] | None,
+    extractor: str,
+) -> OptimizeResult:
+    """One round: encode, saturate, extract and decode every function body."""
     t0 = time.perf_counter()
     enc = Encoder()
     encoded = {}
