@@ -14,8 +14,6 @@ from __future__ import annotations
 import argparse
 import csv
 import math
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -23,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from eqsat.bench.harness import file_scalar_args as kernel_args  # noqa: E402
+from experiments.kernel_variants import geomean, machine  # noqa: E402
 from eqsat.bench.mlir_baseline import DEFAULTS, STRATEGIES  # noqa: E402
 from eqsat.bench.run import Report, bench  # noqa: E402
 from eqsat.targets import load_target  # noqa: E402
@@ -39,18 +38,6 @@ SHORT = {
     "transpose-llvmintr": "t-llvmintr",
     "multi_reduction-innerreduction": "innerred",
 }
-
-
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
 
 
 def _ns(report: Report, variant: str) -> float | None:
@@ -110,25 +97,21 @@ def markdown(reports: list[Report], reassoc: bool) -> str:
             compile_ms.append(1000 * ours.compile_s)
         lines.append("| " + " | ".join(cells) + " |")
     if ratios:
-        geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
+        geo = geomean(ratios)
         lines.append(f"\nMLIR's default vs its best forced strategy: geometric mean {geo:.2f}x "
                      f"slower (range {min(ratios):.2f}x to {max(ratios):.2f}x).")  # fmt: skip
     if ours_to_best:
-        geo_best = _geomean(ours_to_best)
+        geo_best = geomean(ours_to_best)
         lines.append(
             f"eqsat{suffix}'s time over MLIR's best forced strategy: geometric mean "
             f"{geo_best:.2f}x (range {min(ours_to_best):.2f}x to {max(ours_to_best):.2f}x; goals: "
             f"at most 0.90x in geometric mean, no kernel above 1.10x); over MLIR's default: "
-            f"geometric mean {_geomean(ours_to_default):.2f}x."
+            f"geometric mean {geomean(ours_to_default):.2f}x."
         )
     if compile_ms:
         lines.append(f"Compile latency of eqsat{suffix} (parse to callable): "
                      f"{min(compile_ms):.0f} to {max(compile_ms):.0f} ms (aim: under 500).")
     return "\n".join(lines) + "\n"
-
-
-def _geomean(xs: list[float]) -> float:
-    return math.exp(sum(map(math.log, xs)) / len(xs))
 
 
 def peaks(reports: list[Report]) -> str:
