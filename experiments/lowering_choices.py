@@ -136,12 +136,13 @@ def run(spec: Spec) -> dict[str, Any]:
         ir = row.pop("ir", None)
         if ir is None:
             continue
-        key = f"{row['layout']}\n{ir}"
+        key = f"{row['variant'].startswith('mlir')}\n{row['layout']}\n{ir}"
         if key in compiled:
             row["same_as"] = compiled[key][0]["variant"]
             continue
-        try:
-            c = Compiled(ir, sig, target, row["layout"])
+        try:  # MLIR's lowering compiles with LLVM's defaults, eqsat's with the target's options
+            mlir = row["variant"].startswith("mlir")
+            c = Compiled(ir, sig, target, row["layout"], llvm_defaults=mlir)
         except Exception as e:
             row["note"] = f"LLVM cannot compile it: {e}"[:300]
             continue

@@ -39,6 +39,8 @@ f32 = 8
         (GOOD.replace("f32 = 8", "q7 = 8"), 9, "unknown element type 'q7'"),
         (GOOD.replace("cpu = ", "cpu == "), 3, "error:"),
         (GOOD.replace('cpu = "x86-64-v3"\n', ""), 1, "needs 'cpu'"),
+        (GOOD.replace("registers = 16", 'registers = 16\nschedule = "sideways"'), 7,
+         "'schedule' must be one of bottomup, topdown, bidirectional"),
     ],
 )
 def test_malformed_target_files_name_line_and_key(tmp_path, text, line, needle):
@@ -52,3 +54,9 @@ def test_malformed_target_files_name_line_and_key(tmp_path, text, line, needle):
 def test_unknown_target_lists_the_known_ones():
     with pytest.raises(TargetError, match="unknown target 'avx9'.*avx2"):
         load_target("avx9")
+
+
+def test_schedule_defaults_to_llvms_and_avx2_schedules_top_down(tmp_path):
+    assert load_target(_write(tmp_path, GOOD)).schedule == "bottomup"
+    assert load_target("avx2").schedule == "topdown"
+    assert load_target("x86-64-v2").schedule == "bottomup"

@@ -301,9 +301,12 @@ def measure_clock_ghz(chain: int = 16, seconds: float = 0.02, repeats: int = 5) 
     return statistics.median(rates) if rates else None
 
 
-def target_machine(target: Target) -> Any:
-    """An opt-level-3 target machine from the target file's triple, CPU and features."""
+def target_machine(target: Target, llvm_defaults: bool = False) -> Any:
+    """An opt-level-3 target machine from the target file's triple, CPU and features, with
+    the target's LLVM options set (eqsat's code) or LLVM's defaults (MLIR's lowerings, as
+    MLIR's own tools would compile them)."""
     llvm = _llvm()
+    target.apply_llvm_options(llvm_defaults)
     return llvm.Target.from_triple(target.triple).create_target_machine(
         cpu=target.cpu, features=target.features, opt=3, codemodel="jitdefault"
     )
@@ -313,13 +316,19 @@ class Compiled:
     """One variant compiled for one target: run it once for results, or time it.
 
     ``matrix_layout`` is LLVM's ``-matrix-default-layout`` while this module is optimized (a
-    process-wide option: set for this compile, then back to the project's row-major)."""
+    process-wide option: set for this compile, then back to the project's row-major);
+    ``llvm_defaults`` compiles with LLVM's default options instead of the target file's."""
 
     def __init__(
-        self, ir_text: str, sig: Signature, target: Target, matrix_layout: str = "row-major"
+        self,
+        ir_text: str,
+        sig: Signature,
+        target: Target,
+        matrix_layout: str = "row-major",
+        llvm_defaults: bool = False,
     ) -> None:
         llvm = _llvm()
-        tm = target_machine(target)
+        tm = target_machine(target, llvm_defaults)
         try:
             kernel = llvm.parse_assembly(ir_text)
             kernel.verify()

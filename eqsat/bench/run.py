@@ -191,14 +191,16 @@ def bench(
             row.note = f"MLIR cannot lower: {e}"
             report.rows.append(row)
             return
+        mlir = row.variant.startswith("mlir")  # MLIR's code: LLVM's default options
         key = f"{matrix}\n{ir}" if "@llvm.matrix." in ir else ir
+        key = f"{mlir}\n{key}"
         if key in by_ir:
             first = by_ir[key][0]
             row.compile_s, row.note = first.compile_s, f"same LLVM IR as {first.variant}"
             copies.append((row, first))
             report.rows.append(row)
             return
-        c = Compiled(ir, sig, target, matrix)
+        c = Compiled(ir, sig, target, matrix, llvm_defaults=mlir)
         row.compile_s = time.perf_counter() - t0
         by_ir[key] = (row, c)
         compiled.append((row, c))

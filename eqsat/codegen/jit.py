@@ -41,6 +41,7 @@ def target_machine(target: Target, opt: int = 3) -> llvm.TargetMachine:
         raise CodegenError(
             f"target {target.name}: LLVM has no target for {target.triple}: {e}"
         ) from None
+    target.apply_llvm_options()
     return t.create_target_machine(
         cpu=target.cpu, features=target.features, opt=opt, codemodel="jitdefault"
     )

@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from eqsat.targets.widths import ELEMENT_TYPES
+# Directions of LLVM's pre-RA machine scheduler a target file may pick (``schedule``); the
+# first is LLVM's default on x86 (GenericScheduler schedules bottom-up unless told otherwise).
+SCHEDULES = ("bottomup", "topdown", "bidirectional")
 _REQUIRED = {"triple": str, "cpu": str, "features": str, "vector_bits": int, "registers": int}
 
 
@@ -53,6 +56,10 @@ class Target:
     accumulators: int = 8
     # Legalize rule files (``rules/legalize/<name>.egg``) this target uses at ``--emit hwv``.
     legalize: tuple[str, ...] = ()
+    # Direction of LLVM's pre-register-allocation machine scheduler for this target's code
+    # (``-misched-prera-direction``): "bottomup" (LLVM's default), "topdown" (keeps closer to
+    # the order the expansions emit) or "bidirectional".
+    schedule: str = "bottomup"
 
     def lanes(self, elem: str) -> int | None:
         """Native lanes for an element type name (``f32``), or None when the target has none."""
@@ -64,6 +71,15 @@ class Target:
         from eqsat.targets.costmodel import TargetCost
 
         return TargetCost(self, overrides, emit, reassoc)
+
+    def apply_llvm_options(self, llvm_defaults: bool = False) -> None:
+        """Set LLVM's process-wide code generation options to this target's (or, with
+        ``llvm_defaults``, to LLVM's own, as MLIR's tools compile): call before each compile
+        (every compile sets them, so no compile inherits another's)."""
+        from llvmlite import binding as llvm
+
+        schedule = SCHEDULES[0] if llvm_defaults else self.schedule
+        llvm.set_option("", f"-misched-prera-direction={schedule}")
 
     def error(self, key: str, message: str) -> TargetError:
         """An error about ``key`` of this file, at the key's line."""
@@ -174,6 +190,13 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
         raise TargetError(
             path, _line_of(text, "legalize", "target"), "'legalize' must be a list of names"
         )
+    schedule = head.get("schedule", "bottomup")
+    if schedule not in SCHEDULES:
+        raise TargetError(
+            path,
+            _line_of(text, "schedule", "target"),
+            f"'schedule' must be one of {', '.join(SCHEDULES)}, got {schedule!r}",
+        )
     return Target(
         name=name,
         path=path,
@@ -190,6 +213,7 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
         max_registers=max_registers,
         accumulators=accumulators,
         legalize=tuple(legalize),
+        schedule=schedule,
     )
 
 
