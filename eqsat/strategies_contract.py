@@ -190,6 +190,69 @@ def contract_outer(dec: Any, t: Any) -> Value:
     return c.restore(acc, free)
 
 
+# -- pair broadcasts (fast-math) ---------------------------------------------------------------------
+def _pair_cost(lits: tuple[Any, ...]) -> float:
+    k = prod(lits[3]) // max(1, (result_shape(lits) or (1,))[0])  # lhs is rows x k
+    return ops_cost(k * 2 + 6)
+
+
+@strategy(
+    "ContractPairBroadcast",
+    CONTRACT + ("IVec", "i64"),
+    cost=_pair_cost,
+    params=(("fused", 8),),
+)
+def contract_pair_broadcast(dec: Any, t: Any) -> Value:
+    """fast-math: contract<add>(lhs, rhs, acc) for a float matmul (free dims on both sides, the
+    reduction length k and the row width n even; the rules check) == per accumulator row i,
+    acc[i] + P + swap(Q) where, over k in steps of two, with v the pair (lhs[i, k],
+    lhs[i, k+1]) repeated along the row:
+    P += v * mix(rhs[k], rhs[k+1]) (even lanes from rhs[k], odd lanes from rhs[k+1]) and
+    Q += v * cross(rhs[k], rhs[k+1]) (lane 2j is rhs[k, 2j+1], lane 2j+1 is rhs[k+1, 2j]);
+    swap exchanges adjacent lanes. Each lane of P and of swap(Q) sums the products of half the
+    reduction points: the sum is reassociated, and with ``fused`` (last literal 1) each
+    multiply-add is one ``vector.fma``.
+
+    Why: the outer product broadcasts one lhs element per AXPY (a broadcast load each, which
+    x86 issues two per cycle, as many as FMAs); here one 64-bit pair broadcast feeds two FMAs,
+    and the rhs mixes are made once for every row."""
+    c = Contraction(dec, t)
+    e = c.e
+    lf = [d for d in c.par if d in c.ml]
+    rf = [d for d in c.par if d in c.mr]
+    rows, width, k = c.size(lf), c.size(rf), c.size(c.red)
+    assert lf and rf and k % 2 == 0 and width % 2 == 0, "pair broadcasts need even k and width"
+    fused = bool(int(t.args[8]))  # type: ignore[arg-type]
+    a = e.reshape(c.arrange(c.lhs, c.ml, lf + c.red), (rows, k))
+    b = e.reshape(c.arrange(c.rhs, c.mr, c.red + rf), (k, width))
+    acc = e.reshape(c.arrange(c.acc, c.ma, lf + rf), (rows, width))
+    mix = [l + width * (l % 2) for l in range(width)]  # even lanes from x, odd lanes from y
+    cross = [l + 1 if l % 2 == 0 else width + l - 1 for l in range(width)]
+    swap = [l ^ 1 for l in range(width)]
+    mixes = []
+    for j in range(0, k, 2):
+        x, y = e.extract(b, [j]), e.extract(b, [j + 1])
+        mixes.append((j, e.shuffle(x, y, mix), e.shuffle(x, y, cross)))
+
+    def madd(v: Value, w: Value, into: Value | None) -> Value:
+        if into is None:
+            return e.mul(v, w)
+        if fused:
+            return e.op("vector.fma", [v, w, into], into.type)
+        return e.combine("add", into, e.mul(v, w))
+
+    for i in range(rows):
+        row = e.extract(a, [i])
+        p: Value = e.extract(acc, [i])
+        q: Value | None = None
+        for j, m, x in mixes:
+            v = e.shuffle(row, row, [j, j + 1] * (width // 2))
+            p, q = madd(v, m, p), madd(v, x, q)
+        assert q is not None
+        acc = e.insert(e.combine("add", p, e.shuffle(q, q, swap)), acc, [i])
+    return c.restore(acc, lf + rf)
+
+
 # -- LLVM matrix intrinsic ---------------------------------------------------------------------------
 @strategy("ContractMatmul", CONTRACT, cost=lambda lits: ops_cost(6))
 def contract_matmul(dec: Any, t: Any) -> Value:

@@ -6,6 +6,7 @@ tests/test_random_programs.py) bit-exact."""
 from __future__ import annotations
 
 import copy
+import re
 
 import numpy as np
 import pytest
@@ -148,3 +149,34 @@ def test_fma_without_an_fma_unit_is_a_libcall_unless_fast_math(capsys) -> None:
     want = y.copy()
     Interpreter(parse(text)).call("axpy_8x32", np.float32(0.75), x, want)
     assert np.array_equal(outs[0], want) and np.allclose(outs[1], want, rtol=1e-6, atol=1e-6)
+
+
+def test_fast_math_8x8x8_matmul_is_pair_broadcasts_without_spills(capsys) -> None:
+    """With --reassoc the avx2 8x8x8 f32 matmul is pair broadcasts: 32 64-bit broadcast loads
+    feed 56 FMAs (the outer product needs 64 broadcast loads, as many loads as FMAs), and
+    top-down scheduling (costs/avx2.toml) keeps its rows in order: at most a couple of
+    accumulator spills. On the host (when it runs avx2) the results are the contraction's
+    within a few ulps."""
+    from pathlib import Path
+
+    from eqsat.cli import main
+    from eqsat.optimize import optimize_module
+
+    path = Path(__file__).parent.parent / "experiments" / "bench_kernels" / "matmul_8x8x8.mlir"
+    assert main(["opt", str(path), "--target", "avx2", "--emit", "asm", "--reassoc"]) == 0
+    asm = capsys.readouterr().out.split("_eqsat_packed")[0]  # the kernel, not its wrapper
+    count = lambda mnemonic: len(re.findall(rf"^\s+{mnemonic}\s", asm, re.M))  # noqa: E731
+    assert count("vbroadcastsd") == 32 and count("vbroadcastss") == 0
+    assert count("vfmadd\\d+ps") == 56
+    assert len(re.findall(r"\(%rsp\)", asm)) <= 8, "accumulators spilled"
+    target = load_target("avx2")
+    if not target.runs_on_host():
+        return
+    text = path.read_text()
+    hwv = optimize_module(parse(text), target=target, emit="hwv", fast_math=True).module
+    rng = np.random.default_rng(3)
+    a, b, c = (rng.standard_normal((8, 8)).astype(np.float32) for _ in range(3))
+    got = c.copy()
+    compile(hwv, target=target, reassoc=True)["matmul_8x8x8"](a, b, got)
+    want = c.astype(np.float64) + a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)

@@ -154,3 +154,34 @@ def test_accumulators_come_from_the_target_file(tmp_path) -> None:
     with pytest.raises(TargetError) as e:
         load_target(str(path))
     assert "'accumulators' must be >= 1" in str(e.value) and str(path) in str(e.value)
+
+
+def _pairs(fused: int, m: int, n: int, k: int) -> tuple:
+    """Literals of a ContractPairBroadcast node (see ``_outer``)."""
+    return _outer(fused, m, n, k)[:4] + (fused,) + _outer(fused, m, n, k)[5:]
+
+
+def test_pair_broadcasts_win_where_their_rhs_mixes_fit_the_registers() -> None:
+    """fast-math 8x8x8 f32 on avx2: one pair broadcast feeds two FMAs, cheaper than an outer
+    product (a broadcast per FMA). At 16x16x16 the mixes of rhs rows are 32 registers: their
+    reloads make the outer product the cheaper one there."""
+    model = TargetCost(load_target("avx2"), emit="hwv", reassoc=True)
+    outer = min(model("ContractOuter", _outer(r, 8, 8, 8), ()) for r in (1, 2, 4, 8))
+    assert model("ContractPairBroadcast", _pairs(1, 8, 8, 8), ()) < outer
+    assert model("ContractPairBroadcast", _pairs(1, 8, 8, 8), ()) < model(
+        "ContractPairBroadcast", _pairs(0, 8, 8, 8), ())
+    big = min(model("ContractOuter", _outer(r), ()) for r in (1, 2, 4, 8))
+    assert model("ContractPairBroadcast", _pairs(1, 16, 16, 16), ()) > big
+
+
+@pytest.mark.parametrize("name", ["avx512", "neon"])
+def test_targets_whose_fmas_broadcast_for_free_never_use_pair_broadcasts(name: str) -> None:
+    model = TargetCost(load_target(name), emit="hwv", reassoc=True)
+    assert model("ContractPairBroadcast", _pairs(1, 8, 8, 8), ()) == float("inf")
+
+
+def test_pair_broadcasts_without_an_fma_unit_are_unfused() -> None:
+    """x86-64-v2 prices vector.fma as the libm call it is: the unfused form is the cheaper."""
+    model = TargetCost(load_target("x86-64-v2"), emit="hwv", reassoc=True)
+    assert model("ContractPairBroadcast", _pairs(0, 8, 8, 8), ()) < model(
+        "ContractPairBroadcast", _pairs(1, 8, 8, 8), ())

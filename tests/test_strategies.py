@@ -174,6 +174,15 @@ for cid, (prog, ints) in CONTRACTS.items():
         rule = "contract-as-matrix-multiply" + ("-float" if acc_is_float else "")
         add(Case(f"ContractMatmul-{cid}", "ContractMatmul", rule,
                  "Contract", prog, ("vector.matrix_multiply",), "vector.contract", ints=True))
+PAIRS = {  # float matmuls with an even reduction length and row width (pair broadcasts)
+    "mm-f32": contract(MM, "add", "vector<3x4xf32>", "vector<4x6xf32>", "vector<3x6xf32>"),
+    "mm-t-f32": contract(MM_T, "add", "vector<2x3xf32>", "vector<4x2xf32>", "vector<4x3xf32>"),
+    "mm-f16-f32": contract(MM, "add", "vector<2x4xf16>", "vector<4x8xf16>", "vector<2x8xf32>"),
+}
+for cid, prog in PAIRS.items():
+    add(Case(f"ContractPairBroadcast-{cid}", "ContractPairBroadcast",
+             "contract-as-pair-broadcasts", "Contract", prog, ("vector.shuffle",),
+             "vector.contract", ints=True))
 for cid, prog in GENERAL.items():
     to = "-to-scalar" if "into f32" in prog else ""
     add(Case(f"ContractDot-{cid}", "ContractDot", f"contract{to}-as-dot", "Contract", prog,
@@ -436,6 +445,34 @@ def test_strategy(case: Case) -> None:
             assert same(w, g), f"{case.id}: expected\n{w}\ngot\n{g}\n{text}"
 
 
+@pytest.mark.parametrize("fused", [1, 0])
+def test_pair_broadcasts_fused_and_not(fused: int) -> None:
+    """Both forms of ContractPairBroadcast (vector.fma, or mulf + addf) compute the
+    contraction: exactly on integer-valued floats (any order, any rounding count), within a
+    few ulps of the magnitude on random ones (reassociated)."""
+    case = next(c for c in CASES if c.id == "ContractPairBroadcast-mm-f32")
+    base = force(case)
+
+    def cost(op: str, lits: tuple[Any, ...], kids: tuple[float, ...]) -> float:
+        other = op == "ContractPairBroadcast" and lits[4] != fused
+        return base(op, lits, kids) + (BIG if other else 0.0)
+
+    module = parse(case.body)
+    result = optimize_module(module, family_rules("contract"), cost=cost)
+    ops = ops_of(result.module)
+    assert ("vector.fma" in ops) == bool(fused) and "vector.contract" not in ops
+    rng = np.random.default_rng(7 + fused)
+    for ints in (True, False):
+        probe = Case(case.id, case.strategy, case.rule, case.original, case.body, (), ints=ints)
+        args = random_args(module, probe, rng)
+        want, got = run(module, args), run(result.module, args)
+        for w, g in zip(want, got):
+            if ints:
+                assert same(w, g)
+            else:
+                assert np.allclose(w, g, rtol=0, atol=1e-5 * float(np.abs(w).max()))
+
+
 @pytest.mark.parametrize("version", [22, 19])
 def test_expansions_verify_with_mlir(version: int) -> None:
     """Every expansion is valid MLIR: one mlir-opt run over all of them (--split-input-file);
@@ -462,6 +499,14 @@ NOT_APPLICABLE = [  # (strategy, program): the rules must leave these alone
                                 "vector<2x4xf32>")),  # the intrinsic only sums
     ("ContractOuter", GENERAL["batch-f32"]),  # a batch dim is not an outer product
     ("ContractOuter", GENERAL["dot2-f32"]),  # no free dim
+    ("ContractPairBroadcast", contract(MM, "add", "vector<2x3xf32>", "vector<3x4xf32>",
+                                       "vector<2x4xf32>")),  # odd reduction length
+    ("ContractPairBroadcast", contract(MM, "add", "vector<2x4xf32>", "vector<4x3xf32>",
+                                       "vector<2x3xf32>")),  # odd row width
+    ("ContractPairBroadcast", contract(MM, "add", "vector<2x4xi32>", "vector<4x2xi32>",
+                                       "vector<2x2xi32>")),  # integers: Outer is exact
+    ("ContractPairBroadcast", contract(MM, "maxnumf", "vector<2x4xf32>", "vector<4x2xf32>",
+                                       "vector<2x2xf32>")),  # sums only
     ("TransposeShuffle16x16", transpose("vector<16x8xf32>", "[1, 0]", "vector<8x16xf32>")),
     ("TransposeShuffle8x8", transpose("vector<8x4xf32>", "[1, 0]", "vector<4x8xf32>")),
     ("TransposeShuffle4x4", transpose("vector<4x6xf32>", "[1, 0]", "vector<6x4xf32>")),

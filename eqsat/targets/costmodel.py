@@ -24,7 +24,8 @@ output register once per source row it gathers from.
 
 Lowering strategies cost what they expand to, under the same model (``expansions.py``), with
 a few pseudo-ops that only a profile can state: ``LIVE`` (accumulators a row block keeps live:
-spills beyond the target's ``accumulators``), ``REGROUP`` (a piece moved in or out of a row:
+spills beyond the target's ``accumulators``), ``HELD`` (operands made once and kept in the
+registers the accumulators leave: a reload per read beyond them), ``REGROUP`` (a piece moved in or out of a row:
 free when it is whole registers), ``FOLD`` (a float reduction whose order is fixed unless
 ``reassoc``), ``GATHER`` and ``EMITTED_TRANSPOSE`` (a transpose the expansion emits, which the
 next extraction round lowers: the cheaper of a gather and staged block shuffles). ``Tiled``
@@ -46,6 +47,7 @@ from eqsat.targets.expansions import (
     EMITTED_TRANSPOSE,
     FOLD,
     GATHER,
+    HELD,
     LIVE,
     REGROUP,
     reduction_op,
@@ -220,6 +222,9 @@ class TargetCost:
             return spilled * (
                 self.per_register("vector.store", elem) + self.per_register("vector.load", elem)
             )
+        if op == HELD:  # registers the accumulators leave; beyond them, a reload per read
+            spilled = max(0, registers - (self.target.registers - self.target.accumulators))
+            return spilled * self.per_register("vector.load", elem)
         if op == REGROUP:  # whole registers move nothing; else a shuffle per register
             return 0.0 if lanes % native == 0 else registers * self.per_register(
                 "vector.shuffle", elem

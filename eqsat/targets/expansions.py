@@ -21,6 +21,10 @@ type Piece = tuple[str, int, str | None, int | None, float]
 # A pseudo-op piece: ``lanes`` kept live as accumulators across a reduction, ``n`` times. The
 # target prices the registers beyond its ``accumulators`` as spills (see costmodel).
 LIVE = "live-accumulators"
+# A pseudo-op piece: ``lanes`` of operands a strategy makes once and keeps in registers while
+# it runs, read ``n`` times. They get the registers the accumulators leave; the target prices
+# each register beyond those as a spill reloaded at every read (see costmodel).
+HELD = "held-operands"
 # A pseudo-op piece: a one-shuffle permutation of ``lanes`` lanes in which consecutive output
 # lanes come from ``width`` different source rows (a transpose): each output register gathers
 # from up to that many source registers, one shuffle each (see costmodel).
@@ -270,6 +274,38 @@ def _contract_outer(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     return out
 
 
+def _contract_pair_broadcast(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+    c = _Contract(lits, s)
+    par = [d for d, it in enumerate(c.its) if it == 0]
+    lf = [d for d in par if d in c.maps[0]]
+    rf = [d for d in par if d in c.maps[1]]
+    rows, width, pairs = c.size(lf), c.size(rf), c.k // 2
+    steps = rows * pairs
+    out = [
+        s.piece("vector.extract", width, c.k),  # rhs rows
+        s.piece("vector.shuffle", width, 2 * pairs),  # their mixes, made once
+        s.piece("vector.extract", c.k, rows),  # lhs rows
+        s.piece("vector.shuffle", width, steps),  # a pair broadcast per row and step
+        s.piece("vector.extract", width, rows),
+        s.piece("vector.shuffle", width, rows),  # swap Q's lanes back
+        s.piece("arith.addf", width, rows),  # P + swap(Q)
+        s.piece("vector.insert", width, rows),
+        s.piece(LIVE, 2 * width, 2 * steps),  # P and Q, each step
+        s.piece(HELD, 2 * pairs * width, steps),  # the mixes, read by every step
+    ]
+    # P starts from the accumulator row, Q from a product: per row k - 1 multiply-adds
+    if int(lits[4]):
+        out += [s.piece("vector.fma", width, 2 * steps - rows), s.piece("arith.mulf", width, rows)]
+    else:
+        out += [s.piece("arith.mulf", width, 2 * steps), s.piece("arith.addf", width, 2 * steps - rows)]
+    for i, dims in ((0, lf + c.red), (1, c.red + rf)):
+        if c.transposed(i, dims):
+            out.append(c.transpose(s, i, dims))
+    if c.transposed(2, lf + rf):
+        out.append(c.transpose(s, 2, lf + rf, 2))
+    return out
+
+
 def _contract_matmul(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     c = _Contract(lits, s)
     widest = max(c.lanes(0), c.lanes(1), s.lanes)
@@ -348,6 +384,7 @@ PROFILES: dict[str, Profile] = {
     "MultiReductionInnerReduction": _inner_reduction,
     "ContractDot": _contract_dot,
     "ContractOuter": _contract_outer,
+    "ContractPairBroadcast": _contract_pair_broadcast,
     "ContractMatmul": _contract_matmul,
     "ContractParallel": _contract_parallel,
     "TransferReadPlain": _read("vector.load", []),
