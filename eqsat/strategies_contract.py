@@ -54,6 +54,9 @@ class Contraction:
         n = len(self.its)
         self.red = [d for d in range(n) if self.its[d] == 1]
         self.par = [d for d in range(n) if self.its[d] == 0]
+        # the free (parallel) dims each operand indexes: lhs's and rhs's
+        self.lf = [d for d in self.par if d in self.ml]
+        self.rf = [d for d in self.par if d in self.mr]
 
     def size(self, dims: list[int]) -> int:
         return prod(self.sizes[d] for d in dims)
@@ -71,6 +74,17 @@ class Contraction:
             v = self.e.reshape(v, [self.sizes[d] if d in vmap else 1 for d in dims])
             v = self.e.broadcast(v, VectorType(self.shape(dims), self.elem))
         return v
+
+    def matmul_rows(self) -> tuple[Value, Value, Value]:
+        """lhs as rows x k, rhs as k x width and acc as rows x width (rows: lhs's free dims,
+        width: rhs's), the layout of the row-by-row lowerings."""
+        e, lf, rf, k = self.e, self.lf, self.rf, self.size(self.red)
+        rows, width = self.size(lf), self.size(rf)
+        return (
+            e.reshape(self.arrange(self.lhs, self.ml, lf + self.red), (rows, k)),
+            e.reshape(self.arrange(self.rhs, self.mr, self.red + rf), (k, width)),
+            e.reshape(self.arrange(self.acc, self.ma, lf + rf), (rows, width)),
+        )
 
     def restore(self, v: Value, dims: list[int]) -> Value:
         """A value laid out over ``dims`` back in the accumulator's layout."""
@@ -91,8 +105,7 @@ def contract_dot(dec: Any, t: Any) -> Value:
     from_elements)."""
     c = Contraction(dec, t)
     e = c.e
-    lp = [d for d in c.par if d in c.ml]
-    rp = [d for d in c.par if d in c.mr]
+    lp, rp = c.lf, c.rf
     k = c.size(c.red)
     lrows = e.reshape(c.arrange(c.lhs, c.ml, lp + c.red), (c.size(lp), k))
     rrows = e.reshape(c.arrange(c.rhs, c.mr, rp + c.red), (c.size(rp), k))
@@ -152,8 +165,7 @@ def contract_outer(dec: Any, t: Any) -> Value:
     (outerproduct without accumulator, then arith.addf), as the contraction is."""
     c = Contraction(dec, t)
     e = c.e
-    lf = [d for d in c.par if d in c.ml]
-    rf = [d for d in c.par if d in c.mr]
+    lf, rf = c.lf, c.rf
     assert lf or rf, "outerproduct lowering needs a free dim"
     assert not set(lf) & set(rf), "outerproduct lowering cannot have batch dims"
     k = c.size(c.red)
@@ -165,10 +177,8 @@ def contract_outer(dec: Any, t: Any) -> Value:
         return e.combine("add", acc, e.op("vector.outerproduct", [x, y], acc.type, kind=c.kind))
 
     if lf and rf:
-        rows, width = c.size(lf), c.size(rf)
-        a = e.reshape(c.arrange(c.lhs, c.ml, lf + c.red), (rows, k))
-        b = e.reshape(c.arrange(c.rhs, c.mr, c.red + rf), (k, width))
-        acc = e.reshape(c.arrange(c.acc, c.ma, lf + rf), (rows, width))
+        rows = c.size(lf)
+        a, b, acc = c.matmul_rows()
         blk = max(1, int(t.args[8]))  # type: ignore[arg-type]
         for i0 in range(0, rows, blk):
             block = range(i0, min(rows, i0 + blk))
@@ -218,14 +228,10 @@ def contract_pair_broadcast(dec: Any, t: Any) -> Value:
     and the rhs mixes are made once for every row."""
     c = Contraction(dec, t)
     e = c.e
-    lf = [d for d in c.par if d in c.ml]
-    rf = [d for d in c.par if d in c.mr]
-    rows, width, k = c.size(lf), c.size(rf), c.size(c.red)
-    assert lf and rf and k % 2 == 0 and width % 2 == 0, "pair broadcasts need even k and width"
+    rows, width, k = c.size(c.lf), c.size(c.rf), c.size(c.red)
+    assert c.lf and c.rf and k % 2 == 0 and width % 2 == 0, "pair broadcasts need even k, width"
     fused = bool(int(t.args[8]))  # type: ignore[arg-type]
-    a = e.reshape(c.arrange(c.lhs, c.ml, lf + c.red), (rows, k))
-    b = e.reshape(c.arrange(c.rhs, c.mr, c.red + rf), (k, width))
-    acc = e.reshape(c.arrange(c.acc, c.ma, lf + rf), (rows, width))
+    a, b, acc = c.matmul_rows()
     mix = [l + width * (l % 2) for l in range(width)]  # even lanes from x, odd lanes from y
     cross = [l + 1 if l % 2 == 0 else width + l - 1 for l in range(width)]
     swap = [l ^ 1 for l in range(width)]
@@ -250,7 +256,7 @@ def contract_pair_broadcast(dec: Any, t: Any) -> Value:
             p, q = madd(v, m, p), madd(v, x, q)
         assert q is not None
         acc = e.insert(e.combine("add", p, e.shuffle(q, q, swap)), acc, [i])
-    return c.restore(acc, lf + rf)
+    return c.restore(acc, c.lf + c.rf)
 
 
 # -- LLVM matrix intrinsic ---------------------------------------------------------------------------

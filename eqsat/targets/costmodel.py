@@ -25,8 +25,8 @@ output register once per source row it gathers from.
 Lowering strategies cost what they expand to, under the same model (``expansions.py``), with
 a few pseudo-ops that only a profile can state: ``LIVE`` (accumulators a row block keeps live:
 spills beyond the target's ``accumulators``), ``HELD`` (operands made once and kept in the
-registers the accumulators leave: a reload per read beyond them), ``REGROUP`` (a piece moved in or out of a row:
-free when it is whole registers), ``FOLD`` (a float reduction whose order is fixed unless
+registers the accumulators leave: a reload per read beyond them), ``REGROUP`` (a piece moved
+in or out of a row: free when it is whole registers), ``FOLD`` (a float reduction whose order is fixed unless
 ``reassoc``), ``GATHER`` and ``EMITTED_TRANSPOSE`` (a transpose the expansion emits, which the
 next extraction round lowers: the cheaper of a gather and staged block shuffles). ``Tiled``
 nodes multiply their kernel by their tile count (see ``eqsat.cost.table_cost``). Costs rank

@@ -194,6 +194,9 @@ class _Contract:
         self.space = contract_space(self.maps, s.operands) or s.lanes
         self.red = [d for d, it in enumerate(self.its) if it == 1]
         self.k = _prod(self.sizes.get(d, 1) for d in self.red)
+        par = [d for d, it in enumerate(self.its) if it == 0]
+        self.lf = [d for d in par if d in self.maps[0]]  # free dims of lhs, then of rhs
+        self.rf = [d for d in par if d in self.maps[1]]
 
     def size(self, dims: list[int]) -> int:
         return _prod(self.sizes.get(d, 1) for d in dims)
@@ -217,11 +220,18 @@ class _Contract:
         )
 
 
+    def layout(self, s: Shape, orders: tuple[tuple[int, list[int]], ...]) -> list[Piece]:
+        """The transposes that lay lhs and rhs out in their ``(operand, dims)`` orders and the
+        accumulator out as (lhs free, rhs free) and back."""
+        out = [self.transpose(s, i, dims) for i, dims in orders if self.transposed(i, dims)]
+        if self.transposed(2, self.lf + self.rf):
+            out.append(self.transpose(s, 2, self.lf + self.rf, 2))
+        return out
+
+
 def _contract_dot(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     c = _Contract(lits, s)
-    par = [d for d, it in enumerate(c.its) if it == 0]
-    lp = [d for d in par if d in c.maps[0]]
-    rp = [d for d in par if d in c.maps[1]]
+    lp, rp = c.lf, c.rf
     rows = c.size(lp) + c.size(rp)
     products = c.size(lp) * c.size(rp)
     out = [
@@ -239,9 +249,7 @@ def _contract_dot(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
 
 def _contract_outer(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     c = _Contract(lits, s)
-    par = [d for d, it in enumerate(c.its) if it == 0]
-    lf = [d for d in par if d in c.maps[0]]
-    rf = [d for d in par if d in c.maps[1]]
+    lf, rf = c.lf, c.rf
     unfused = c.kind == "add" and (s.elem or "")[:1] in ("f", "b")
     if lf and rf:  # one AXPY per accumulator row and reduction point, rows in blocks
         rows, width = c.size(lf), c.size(rf)
@@ -266,20 +274,12 @@ def _contract_outer(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
         orders = ((0, c.red + lf), (1, c.red + rf))
     if unfused or (lf and rf):  # row AXPYs always combine apart from the multiply
         out.append(s.piece(_combine_op(c.kind, s.elem), width, rows * c.k))
-    for i, dims in orders:
-        if c.transposed(i, dims):
-            out.append(c.transpose(s, i, dims))
-    if c.transposed(2, lf + rf):
-        out.append(c.transpose(s, 2, lf + rf, 2))
-    return out
+    return out + c.layout(s, orders)
 
 
 def _contract_pair_broadcast(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     c = _Contract(lits, s)
-    par = [d for d, it in enumerate(c.its) if it == 0]
-    lf = [d for d in par if d in c.maps[0]]
-    rf = [d for d in par if d in c.maps[1]]
-    rows, width, pairs = c.size(lf), c.size(rf), c.k // 2
+    rows, width, pairs = c.size(c.lf), c.size(c.rf), c.k // 2
     steps = rows * pairs
     out = [
         s.piece("vector.extract", width, c.k),  # rhs rows
@@ -297,13 +297,11 @@ def _contract_pair_broadcast(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     if int(lits[4]):
         out += [s.piece("vector.fma", width, 2 * steps - rows), s.piece("arith.mulf", width, rows)]
     else:
-        out += [s.piece("arith.mulf", width, 2 * steps), s.piece("arith.addf", width, 2 * steps - rows)]
-    for i, dims in ((0, lf + c.red), (1, c.red + rf)):
-        if c.transposed(i, dims):
-            out.append(c.transpose(s, i, dims))
-    if c.transposed(2, lf + rf):
-        out.append(c.transpose(s, 2, lf + rf, 2))
-    return out
+        out += [
+            s.piece("arith.mulf", width, 2 * steps),
+            s.piece("arith.addf", width, 2 * steps - rows),
+        ]
+    return out + c.layout(s, ((0, c.lf + c.red), (1, c.red + c.rf)))
 
 
 def _contract_matmul(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
