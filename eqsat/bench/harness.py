@@ -305,11 +305,10 @@ def target_machine(target: Target, llvm_defaults: bool = False) -> Any:
     """An opt-level-3 target machine from the target file's triple, CPU and features, with
     the target's LLVM options set (eqsat's code) or LLVM's defaults (MLIR's lowerings, as
     MLIR's own tools would compile them)."""
-    llvm = _llvm()
-    target.apply_llvm_options(llvm_defaults)
-    return llvm.Target.from_triple(target.triple).create_target_machine(
-        cpu=target.cpu, features=target.features, opt=3, codemodel="jitdefault"
-    )
+    from eqsat.codegen.jit import target_machine as codegen_target_machine
+
+    _llvm()
+    return codegen_target_machine(target, 3, llvm_defaults)
 
 
 class Compiled:

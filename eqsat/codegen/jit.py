@@ -33,7 +33,9 @@ def _init() -> None:
             pass
 
 
-def target_machine(target: Target, opt: int = 3) -> llvm.TargetMachine:
+def target_machine(target: Target, opt: int = 3, llvm_defaults: bool = False) -> llvm.TargetMachine:
+    """A target machine from the target file, with its LLVM options set (LLVM's own with
+    ``llvm_defaults``: how the benchmark compiles MLIR's lowerings)."""
     _init()
     try:
         t = llvm.Target.from_triple(target.triple)
@@ -41,7 +43,7 @@ def target_machine(target: Target, opt: int = 3) -> llvm.TargetMachine:
         raise CodegenError(
             f"target {target.name}: LLVM has no target for {target.triple}: {e}"
         ) from None
-    target.apply_llvm_options()
+    target.apply_llvm_options(llvm_defaults)
     return t.create_target_machine(
         cpu=target.cpu, features=target.features, opt=opt, codemodel="jitdefault"
     )

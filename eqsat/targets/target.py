@@ -59,7 +59,7 @@ class Target:
     # Direction of LLVM's pre-register-allocation machine scheduler for this target's code
     # (``-misched-prera-direction``): "bottomup" (LLVM's default), "topdown" (keeps closer to
     # the order the expansions emit) or "bidirectional".
-    schedule: str = "bottomup"
+    schedule: str = SCHEDULES[0]
 
     def lanes(self, elem: str) -> int | None:
         """Native lanes for an element type name (``f32``), or None when the target has none."""
@@ -190,7 +190,7 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
         raise TargetError(
             path, _line_of(text, "legalize", "target"), "'legalize' must be a list of names"
         )
-    schedule = head.get("schedule", "bottomup")
+    schedule = head.get("schedule", SCHEDULES[0])
     if schedule not in SCHEDULES:
         raise TargetError(
             path,
