@@ -215,26 +215,16 @@ for cid, prog in {
 }.items():
     add(Case(f"TransposeFlat-{cid}", "TransposeFlat", "transpose-as-flat-transpose", "Transpose",
              prog, ("vector.flat_transpose",), "vector.transpose"))
-for cid, prog in {
-    "16x16xf32": transpose("vector<16x16xf32>", "[1, 0]", "vector<16x16xf32>"),
-    "32x16xf32": transpose("vector<32x16xf32>", "[1, 0]", "vector<16x32xf32>"),
-    "16x48xi8": transpose("vector<16x48xi8>", "[1, 0]", "vector<48x16xi8>"),
-}.items():
-    add(Case(f"TransposeShuffle16x16-{cid}", "TransposeShuffle16x16", "transpose-as-shuffle-16x16",
-             "Transpose", prog, ("vector.shuffle",), "vector.transpose"))
-for cid, prog in {
-    "8x8xf32": transpose("vector<8x8xf32>", "[1, 0]", "vector<8x8xf32>"),
-    "16x8xf32": transpose("vector<16x8xf32>", "[1, 0]", "vector<8x16xf32>"),
-    "8x24xi16": transpose("vector<8x24xi16>", "[1, 0]", "vector<24x8xi16>"),
-}.items():
-    add(Case(f"TransposeShuffle8x8-{cid}", "TransposeShuffle8x8", "transpose-as-shuffle-8x8",
-             "Transpose", prog, ("vector.shuffle",), "vector.transpose"))
-for cid, prog in {
-    "4x4xf32": transpose("vector<4x4xf32>", "[1, 0]", "vector<4x4xf32>"),
-    "8x12xf64": transpose("vector<8x12xf64>", "[1, 0]", "vector<12x8xf64>"),
-}.items():
-    add(Case(f"TransposeShuffle4x4-{cid}", "TransposeShuffle4x4", "transpose-as-shuffle-4x4",
-             "Transpose", prog, ("vector.shuffle",), "vector.transpose"))
+# Staged block shuffles: block size -> 2-D transposes (rows, cols, element type) they apply to.
+STAGED = {16: [(16, 16, "f32"), (32, 16, "f32"), (16, 48, "i8")],
+          8: [(8, 8, "f32"), (16, 8, "f32"), (8, 24, "i16")],
+          4: [(4, 4, "f32"), (8, 12, "f64")]}
+for block, shapes in STAGED.items():
+    strat = f"TransposeShuffle{block}x{block}"
+    for rows, cols, el in shapes:
+        prog = transpose(f"vector<{rows}x{cols}x{el}>", "[1, 0]", f"vector<{cols}x{rows}x{el}>")
+        add(Case(f"{strat}-{rows}x{cols}x{el}", strat, f"transpose-as-shuffle-{block}x{block}",
+                 "Transpose", prog, ("vector.shuffle",), "vector.transpose"))
 
 
 def multi_reduction(kind: str, src: str, dims: str, dst: str) -> str:
