@@ -206,3 +206,78 @@ def test_interpreter_api_rejects_wrong_arrays(args: tuple, message: str) -> None
 
     with pytest.raises(TypeError, match=re.escape(message)):
         Interpreter(parse(API)).call("f", *args)
+
+
+# -- compiled runs: checked mode faults where memory would be corrupted ----------------------
+RUN_FAULTS = sorted((HOSTILE / "runs").glob("*.mlir"))
+
+
+def _host_target() -> str:
+    from eqsat.codegen.commands import best_host_target
+
+    t = best_host_target()
+    if t is None:
+        pytest.skip("this host runs none of the shipped targets")
+    return t
+
+
+def _expected_fault(path: Path) -> str:
+    first = path.read_text().splitlines()[0]
+    assert first.startswith("// FAULT: "), path
+    return first.removeprefix("// FAULT: ")
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in RUN_FAULTS if not p.stem.startswith("oom_")], ids=lambda p: p.stem
+)
+def test_checked_compiled_runs_fault_at_the_op(path: Path) -> None:
+    """Views larger than their buffer, bad sizes, bad deallocs: a located fault (checked
+    mode, as `eqsat run` compiles), never a segfault or glibc's abort."""
+    from eqsat.codegen.api import compile
+    from frontend import parse
+    from frontend.errors import RuntimeFault
+
+    program = compile(parse(path.read_text(), str(path)), _host_target(), "entry", checked=True)
+    with pytest.raises(RuntimeFault, match=re.escape(_expected_fault(path))) as e:
+        program()
+    assert str(e.value).startswith(f"{path}:"), str(e.value)
+
+
+def _limit_memory() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in RUN_FAULTS if p.stem.startswith("oom_")], ids=lambda p: p.stem
+)
+def test_compiled_allocation_failure_is_a_located_fault(path: Path) -> None:
+    """10^12 elements, or allocating until memory runs out (address space capped at 4 GiB):
+    malloc's null is a fault at the alloc, not a null dereference."""
+    target = _host_target()
+    r = subprocess.run(
+        [sys.executable, "-m", "eqsat.cli", "run", str(path), "--target", target],
+        capture_output=True, text=True, timeout=TIMEOUT, preexec_fn=_limit_memory,
+    )  # fmt: skip
+    assert_located_error(r, path)
+    assert _expected_fault(path) in r.stderr
+
+
+def test_views_of_an_argument_are_checked_against_the_array() -> None:
+    from eqsat.codegen.api import compile
+    from frontend.errors import RuntimeFault
+
+    src = """
+func.func @f(%m: memref<4xf32>) {
+  %v = memref.reinterpret_cast %m to offset: [0], sizes: [8], strides: [1]
+    : memref<4xf32> to memref<8xf32>
+  %c7 = arith.constant 7 : index
+  %x = arith.constant 1.0 : f32
+  memref.store %x, %v[%c7] : memref<8xf32>
+  return
+}
+"""
+    program = compile(src, _host_target(), checked=True)
+    with pytest.raises(RuntimeFault, match="exceeds its buffer of 16 bytes \\(argument\\)"):
+        program(np.zeros(4, np.float32))

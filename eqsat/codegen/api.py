@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from eqsat.codegen import jit
+from eqsat.codegen import runtime_checked as checked
 from eqsat.codegen.descriptor import layout_of
 from eqsat.codegen.module import PACKED, emit_module
 from eqsat.codegen.runtime import ERRORS, FAULTS
@@ -118,6 +119,8 @@ class Function:
                 x = copy
             d = _descriptor_type(x.ndim)()
             d.allocated = d.aligned = x.ctypes.data
+            if self.program.checked:
+                checked.register(x.ctypes.data, *_extent(x), checked.ARGUMENT)
             d.offset = 0
             for k in range(x.ndim):
                 d.sizes[k] = x.shape[k]
@@ -184,7 +187,10 @@ class Function:
         )
         FAULTS.clear()
         ERRORS.clear()
-        self._fn(ctypes.addressof(argv), ctypes.addressof(resv))
+        try:
+            self._fn(ctypes.addressof(argv), ctypes.addressof(resv))
+        finally:
+            checked.reset()
         for orig, copy in self._copy_back:
             orig[...] = copy
         if ERRORS:
@@ -199,6 +205,13 @@ class Function:
         if not vals:
             return None
         return vals[0] if len(vals) == 1 else tuple(vals)
+
+
+def _extent(x: np.ndarray) -> tuple[int, int]:
+    """(first byte, byte count) of the memory an array's elements span."""
+    lo = sum(min(0, (n - 1) * st) for n, st in zip(x.shape, x.strides))
+    hi = sum(max(0, (n - 1) * st) for n, st in zip(x.shape, x.strides)) + x.itemsize
+    return x.ctypes.data + lo, (hi - lo) if x.size else 0
 
 
 def _row_major(shape: tuple[int, ...]) -> list[int]:
@@ -252,7 +265,7 @@ class Program:
         opt: int = 3,
         matrix_layout: str = "row-major",
     ) -> None:
-        self.module, self.target = module, target
+        self.module, self.target, self.checked = module, target, checked
         self.llvm_ir = emit_llvm_ir(module, target, layout, reassoc, checked, matrix_layout)
         self.engine = jit.jit(self.llvm_ir, target, opt)
         self.functions: dict[str, Function] = {}

@@ -14,6 +14,7 @@ from functools import cache
 import llvmlite.binding as llvm
 
 from eqsat.codegen.runtime import SYMBOLS
+from eqsat.codegen.runtime_checked import SYMBOLS as CHECKED_SYMBOLS
 from eqsat.codegen.runtime_memref import SYMBOLS as MEMREF_SYMBOLS
 from eqsat.codegen.types import CodegenError
 from eqsat.targets import Target
@@ -23,7 +24,7 @@ from eqsat.targets import Target
 def _init() -> None:
     llvm.initialize_all_targets()
     llvm.initialize_all_asmprinters()
-    for name, addr in {**SYMBOLS, **MEMREF_SYMBOLS}.items():
+    for name, addr in {**SYMBOLS, **MEMREF_SYMBOLS, **CHECKED_SYMBOLS}.items():
         llvm.add_symbol(name, addr)
     gcc = ctypes.util.find_library("gcc_s")  # half-precision conversions (__extendhfsf2, ...)
     if gcc:

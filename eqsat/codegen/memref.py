@@ -15,6 +15,7 @@ import numpy as np
 from llvmlite import ir
 
 from eqsat.codegen.descriptor import UnrankedDesc, MemDesc, with_static
+from eqsat.codegen import runtime_checked as checked
 from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.types import I8, I64, PTR, CodegenError
 from frontend.attributes import DenseElementsAttr
@@ -82,41 +83,58 @@ def alloc(em: FuncEmitter, op: Operation) -> Any:
     align = max(
         DEFAULT_ALIGN, op.attributes["alignment"].value if "alignment" in op.attributes else 0
     )
-    return allocate(em, t, sizes, align)
+    return allocate(em, t, sizes, align, op)
 
 
-def allocate(em: FuncEmitter, t: MemRefType, sizes: list[ir.Value], align: int) -> MemDesc:
-    """A fresh row-major buffer of t with these sizes (malloc, aligned by hand)."""
-    nbytes = size_bytes(em, t, sizes)
+def allocate(
+    em: FuncEmitter, t: MemRefType, sizes: list[ir.Value], align: int, op: Operation
+) -> MemDesc:
+    """A fresh row-major buffer of t with these sizes (malloc, aligned by hand). A negative
+    or overflowing size, or a failed malloc, is a fault at op and an empty buffer."""
+    nbytes, bad = checked.byte_count(em, sizes, checked.element_size(em, elem_type(em, t)))
+    em.fault_if(bad, f"{op.name} with a negative or overflowing size", op)
     malloc = em.m.declare("malloc", PTR, [I64])
     raw = em.b.call(malloc, [em.b.add(nbytes, I64(align))])
     addr = em.b.ptrtoint(raw, I64)
+    null = em.b.icmp_unsigned("==", addr, I64(0))
+    em.fault_if(em.b.and_(null, em.b.not_(bad)), f"{op.name}: out of memory", op)
+    sizes = checked.empty_if(em, em.b.or_(bad, null), sizes)
     aligned = em.b.and_(em.b.add(addr, I64(align - 1)), I64(-align))
     aligned_p = em.b.gep(raw, [em.b.sub(aligned, addr)], source_etype=I8)
+    checked.register_buffer(em, raw, aligned_p, nbytes, checked.ALLOC)
     return with_static(MemDesc(t, raw, aligned_p, I64(0), sizes, _row_major(em, t, sizes)))
 
 
 def alloca(em: FuncEmitter, op: Operation) -> Any:
     t: MemRefType = op.results[0].type
     sizes = _dyn_sizes(em, op)
-    if all(s is not None for s in t.shape):
+    et = elem_type(em, t)
+    nbytes, bad = checked.byte_count(em, sizes, checked.element_size(em, et))
+    if em.m.checked:  # a stack overflow would be a crash: a fault and an empty buffer instead
+        bad = em.b.or_(bad, em.b.icmp_unsigned(">", nbytes, I64(checked.MAX_STACK_BYTES)))
+        em.fault_if(bad, f"{op.name} of a negative size or more than "
+                         f"{checked.MAX_STACK_BYTES} bytes", op)  # fmt: skip
+        sizes = checked.empty_if(em, bad, sizes)
+    if all(s is not None for s in t.shape) and not (
+        em.m.checked and int(np.prod(t.shape)) * 16 > checked.MAX_STACK_BYTES
+    ):
         n = int(np.prod([s for s in t.shape])) if t.shape else 1
-        p = em.alloca(elem_type(em, t), I64(n))
+        p = em.alloca(et, I64(n))
         p.align = DEFAULT_ALIGN
         p.type = PTR  # opaque pointers: llvmlite would type-check stores against it
     else:  # a dynamic alloca where the op is (its size is only known there)
         n_v: ir.Value = I64(1)
         for s in sizes:
             n_v = em.b.mul(n_v, s)
-        p = em.b.alloca(elem_type(em, t), size=n_v)
+        p = em.b.alloca(et, size=n_v)
         p.align = DEFAULT_ALIGN
         p.type = PTR
+    checked.register_buffer(em, p, p, nbytes, checked.ALLOCA)
     return with_static(MemDesc(t, p, p, I64(0), sizes, _row_major(em, t, sizes)))
 
 
 def dealloc(em: FuncEmitter, op: Operation) -> Any:
-    d = em.get(op.operands[0])
-    em.b.call(em.m.declare("free", ir.VoidType(), [PTR]), [d.allocated])
+    checked.dealloc(em, op, em.get(op.operands[0]).allocated)
     return None
 
 
@@ -188,6 +206,8 @@ def subview(em: FuncEmitter, op: Operation) -> Any:
         mixed("static_sizes", "sizes"),
         mixed("static_strides", "strides"),
     )
+    if em.m.checked:
+        sizes = _check_subview(em, op, d, offs, sizes, strides)
     off = linear_index(em, d, offs)
     new_strides = [em.b.mul(st, s) for st, s in zip(strides, d.strides)]
     t: MemRefType = op.results[0].type
@@ -205,10 +225,31 @@ def subview(em: FuncEmitter, op: Operation) -> Any:
     )
 
 
+def _check_subview(em: FuncEmitter, op: Operation, d: MemDesc, offs: list[ir.Value],
+                   sizes: list[ir.Value], strides: list[ir.Value]) -> list[ir.Value]:  # fmt: skip
+    """The subview's elements must lie inside its source (as the interpreter checks)."""
+    b, w = em.b, checked.I128
+    ok: ir.Value = ir.Constant(ir.IntType(1), 1)
+    for o, n, st, dim in zip(offs, sizes, strides, d.sizes):
+        last = b.add(b.sext(o, w), b.mul(b.sext(b.sub(n, I64(1)), w), b.sext(st, w)))
+        inside = b.or_(b.icmp_signed("==", n, I64(0)), b.icmp_signed("<", last, b.sext(dim, w)))
+        good = b.and_(b.icmp_signed(">=", o, I64(0)), b.icmp_signed(">=", n, I64(0)))
+        ok = b.and_(ok, b.and_(b.and_(good, b.icmp_signed(">=", st, I64(1))), inside))
+    return checked.fault_unless(em, op, ok, f"{op.name} outside its source {d.type}", sizes)
+
+
 def copy(em: FuncEmitter, op: Operation) -> Any:
-    """Element by element over the source's sizes (any strides on either side)."""
+    """Element by element over the source's sizes (any strides on either side); in checked
+    mode, sizes that differ are a fault (and nothing is copied)."""
     s: MemDesc = em.get(op.operands[0])
     t: MemRefType = em.get(op.operands[1])
+    if em.m.checked:
+        same: ir.Value = ir.Constant(ir.IntType(1), 1)
+        for a, b in zip(s.sizes, t.sizes):
+            same = em.b.and_(same, em.b.icmp_signed("==", a, b))
+        msg = f"memref.copy between different shapes ({s.type} to {t.type})"
+        s = MemDesc(s.type, s.allocated, s.aligned, s.offset,
+                    checked.fault_unless(em, op, same, msg, s.sizes), s.strides)  # fmt: skip
     et = elem_type(em, s.type)
     idx: list[ir.Value] = []
 
@@ -249,6 +290,9 @@ def get_global(em: FuncEmitter, op: Operation) -> Any:
     if g is None:
         raise CodegenError(f"no memref.global @{name}", op)
     sizes = [I64(s) for s in t.shape]
+    n = int(np.prod(t.shape)) if t.shape else 1
+    nbytes = em.b.mul(I64(n), checked.element_size(em, elem_type(em, t)))
+    checked.register_buffer(em, g, g, nbytes, checked.GLOBAL)
     return with_static(MemDesc(t, g, g, I64(0), sizes, _row_major(em, t, sizes)))
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from llvmlite import ir
 
 from eqsat.codegen.descriptor import MemDesc, UnrankedDesc, with_static
+from eqsat.codegen import runtime_checked as checked
 from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.memref import DEFAULT_ALIGN, _row_major, allocate, elem_type, size_bytes
 from eqsat.codegen.types import I1, I8, I64, PTR
@@ -47,13 +48,23 @@ def reinterpret_cast(em: FuncEmitter, op: Operation) -> Any:
     (off,) = _mixed(em, a["static_offsets"], g["offsets"])
     sizes = _mixed(em, a["static_sizes"], g["sizes"])
     strides = _mixed(em, a["static_strides"], g["strides"])
-    return _view(op.results[0].type, d, off, sizes, strides)
+    v = _view(op.results[0].type, d, off, sizes, strides)
+    return checked.check_view(em, op, v, elem_type(em, v.type))
 
 
 def expand_shape(em: FuncEmitter, op: Operation) -> Any:
     d = _source(em, op)
     sizes = _mixed(em, op.attributes["static_output_shape"], op.operand_groups()["output_shape"])
     strides: list[ir.Value] = [I64(0)] * len(sizes)
+    if em.m.checked:  # the output sizes must split the source's (as the interpreter checks)
+        ok: ir.Value = I1(1)
+        for k, group in enumerate(_groups(op)):
+            n: ir.Value = checked.I128(1)
+            for i in group:
+                n = em.b.mul(n, em.b.sext(sizes[i], checked.I128))
+            ok = em.b.and_(ok, em.b.icmp_signed("==", n, em.b.sext(d.sizes[k], checked.I128)))
+        msg = f"{op.name}: the output sizes do not split the source {d.type}"
+        sizes = checked.fault_unless(em, op, ok, msg, sizes)
     for k, group in enumerate(_groups(op)):
         acc = d.strides[k]
         for i in reversed(group):
@@ -89,7 +100,8 @@ def view(em: FuncEmitter, op: Operation) -> Any:
     start = em.b.gep(d.aligned, [shift], source_etype=I8)
     dyn = iter(em.get(v) for v in g["sizes"])
     sizes = [I64(s) if s is not None else next(dyn) for s in t.shape]
-    return with_static(MemDesc(t, d.allocated, start, I64(0), sizes, _row_major(em, t, sizes)))
+    v = with_static(MemDesc(t, d.allocated, start, I64(0), sizes, _row_major(em, t, sizes)))
+    return checked.check_view(em, op, v, elem_type(em, t))
 
 
 def extract_strided_metadata(em: FuncEmitter, op: Operation) -> Any:
@@ -115,8 +127,8 @@ def realloc(em: FuncEmitter, op: Operation) -> Any:
     n = em.get(g["dynamicResultSize"][0]) if g["dynamicResultSize"] else I64(t.shape[0])
     asked = op.attributes.get("alignment")
     align = max(DEFAULT_ALIGN, asked.value if asked is not None else 0)  # type: ignore[attr-defined]
-    new = allocate(em, t, [n], align)
-    new_bytes = size_bytes(em, t, [n])
+    new = allocate(em, t, [n], align, op)
+    new_bytes = size_bytes(em, t, new.sizes)
     old_bytes = size_bytes(em, t, [d.sizes[0]])
     keep = em.b.select(em.b.icmp_unsigned("<", old_bytes, new_bytes), old_bytes, new_bytes)
     src = em.b.gep(d.aligned, [d.offset], source_etype=elem_type(em, d.type))
@@ -124,7 +136,7 @@ def realloc(em: FuncEmitter, op: Operation) -> Any:
                  ret=ir.VoidType())  # fmt: skip
     em.intrinsic("memcpy", [new.aligned, src, keep, I1(0)], over=[PTR, PTR, I64],
                  ret=ir.VoidType())  # fmt: skip
-    em.b.call(em.m.declare("free", ir.VoidType(), [PTR]), [d.allocated])
+    checked.dealloc(em, op, d.allocated)
     return new
 
 

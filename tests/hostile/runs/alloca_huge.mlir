@@ -1,0 +1,9 @@
+// FAULT: memref.alloca of a negative size or more than
+func.func @entry() {
+  %n = arith.constant 1000000000 : index
+  %m = memref.alloca(%n) : memref<?xf32>
+  %c0 = arith.constant 0 : index
+  %f = arith.constant 1.0 : f32
+  memref.store %f, %m[%c0] : memref<?xf32>
+  return
+}
