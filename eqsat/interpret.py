@@ -23,7 +23,8 @@ from frontend.attributes import DenseElementsAttr
 from frontend.errors import MLIRError, RuntimeFault
 from frontend.ir import Block, Module, Operation, Region, Value
 from frontend.ops.runtime import attr_value, elem, shape
-from frontend.ops.spec import OPTIONAL, SINGLE, TERMINATOR, VARIADIC
+from frontend.ops.spec import OPTIONAL, SINGLE, TERMINATOR, UNDEFINED, VARIADIC
+from eqsat.poison import PoisonLanes
 from frontend.semantics import MemRef, SemanticsError, as_elem, dtype_of
 from frontend.runtime_functions import RUNTIME_FUNCTIONS
 from frontend.semantics_vector import MATRIX_LAYOUTS
@@ -131,6 +132,8 @@ class Interpreter:
         self._globals: dict[str, MemRef] = {}
         self._funcs = module.functions()
         self._depth = 0
+        # Poison lane masks: made when a block with an op of undefined content is planned.
+        self.poison: PoisonLanes | None = None
 
     def warn(self, op: Operation, message: str) -> None:
         """Report ``message`` at ``op``'s location, once per op (``FILE:LINE:COL: warning:``)."""
@@ -282,6 +285,10 @@ class Interpreter:
         for op in block.ops:
             _check_size(op)
         steps = [_plan_op(op) for op in block.ops]
+        if self.poison is None and any(
+            op.spec is not None and op.spec.has(UNDEFINED) for op in block.ops
+        ):
+            self.poison = PoisonLanes(self.warn)
         self._plans[block] = steps
         return steps
 
@@ -292,12 +299,20 @@ class Interpreter:
         for a, v in zip(block.args, args):
             env[a] = v
         steps = self._plans.get(block) or self._plan(block)
+        if self.poison is not None:
+            self.poison.enter_block(block.args, args)
         for st in steps:
             try:
                 vals = [env[v] for v in st.operands]
-                if st.groups is not None:
-                    vals = _group(vals, st.groups)
-                r = st.fn(self, st.op, *vals)
+                if self.poison is not None:
+                    groups = st.groups
+                    r = self.poison.run(
+                        self, st, vals, lambda xs: xs if groups is None else _group(xs, groups)
+                    )
+                else:
+                    if st.groups is not None:
+                        vals = _group(vals, st.groups)
+                    r = st.fn(self, st.op, *vals)
             except RuntimeFault:
                 raise
             except _FAULTS as e:

@@ -56,6 +56,30 @@ class AffineConstant(AffineExpr):
         return str(self.value)
 
 
+def _sdiv(a: int, b: int) -> int:
+    """Signed division truncating toward zero (LLVM's ``sdiv``); ZeroDivisionError on 0."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def floordiv(a: int, b: int) -> int:
+    """``a floordiv b`` as ``-lower-affine`` computes it: ``a < 0 ? -1 - (-1 - a) / b : a / b``
+    (the floor for b > 0, which is all MLIR's lowering accepts as a constant divisor)."""
+    return -1 - _sdiv(-1 - a, b) if a < 0 else _sdiv(a, b)
+
+
+def ceildiv(a: int, b: int) -> int:
+    """``a ceildiv b`` as ``-lower-affine`` computes it: ``a <= 0 ? -(-a / b) : (a - 1) / b + 1``."""
+    return -_sdiv(-a, b) if a <= 0 else _sdiv(a - 1, b) + 1
+
+
+def mod(a: int, b: int) -> int:
+    """``a mod b`` as ``-lower-affine`` computes it: ``r = srem(a, b); r < 0 ? r + b : r``
+    (non-negative for b > 0, like Python's ``%``)."""
+    r = a - b * _sdiv(a, b)
+    return r + b if r < 0 else r
+
+
 _PRECEDENCE = {"+": 1, "*": 2, "floordiv": 2, "ceildiv": 2, "mod": 2}
 
 
@@ -74,10 +98,10 @@ class AffineBinary(AffineExpr):
         if self.op == "*":
             return a * b
         if self.op == "floordiv":
-            return a // b
+            return floordiv(a, b)
         if self.op == "ceildiv":
-            return -((-a) // b)
-        return a % b  # mod: MLIR's result is non-negative for positive b, like Python's
+            return ceildiv(a, b)
+        return mod(a, b)
 
     def __str__(self) -> str:
         def wrap(e: AffineExpr, right: bool) -> str:

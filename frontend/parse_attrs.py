@@ -198,6 +198,8 @@ class AttrParser(TypeParser):
         if not self.text.startswith("<", self.pos):
             if name in self.attr_aliases:
                 return self.attr_aliases[name]
+            if "." in mnemonic:  # a dialect attribute without parameters: #ub.poison
+                return OpaqueAttr(name)
             raise self.error(f"undefined attribute alias {name}", start)
         self.balanced("<", ">")
         return OpaqueAttr(self.text[start : self.pos])

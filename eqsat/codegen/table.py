@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from eqsat.codegen import (
+    affine,
     arith,
     hwv_target,
     llvm_intr,
@@ -19,13 +20,16 @@ from eqsat.codegen import (
     memref_views,
     runtime,
     scf,
+    ub,
     vector_memory,
     vector_reduce,
     vector_shape,
 )
 
 LOWERINGS: dict[str, Callable[..., Any]] = {
+    **affine.LOWERINGS,
     **arith.LOWERINGS,
+    **ub.LOWERINGS,
     **math.LOWERINGS,
     **memref.LOWERINGS,
     **memref_views.LOWERINGS,

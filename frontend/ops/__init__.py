@@ -21,6 +21,7 @@ def _load() -> None:
         return
     _loaded = True
     from frontend.ops import (  # noqa: F401
+        affine,
         arith,
         arm_neon,
         builtin,
@@ -32,6 +33,7 @@ def _load() -> None:
         memref_views,
         scf,
         transform,
+        ub,
         vector,
         vector_memory,
         x86vector,

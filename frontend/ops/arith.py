@@ -24,6 +24,7 @@ from frontend.ops.spec import (
     FLOAT,
     INT_OR_INDEX,
     PURE,
+    SELECTS,
     SIGNLESS_INT,
     Attr,
     Operand,
@@ -225,7 +226,7 @@ register(
         operands=(Operand("condition", BOOL_LIKE), Operand("true_value", ANY),
                   Operand("false_value", ANY)),
         results=(Result("result", ANY),),
-        traits=EW,
+        traits=EW | {SELECTS},
         parse=_parse_select,
         fast_formats=(
             "$condition `,` $true_value `,` $false_value attr-dict `:` type($condition) `,` "

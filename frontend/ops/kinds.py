@@ -177,6 +177,11 @@ SYMBOL_REF = AttrKind(
 AFFINE_MAP = AttrKind(
     "AffineMap attribute", lambda a: isinstance(a, AffineMapAttr), build=AffineMapAttr
 )
+# Any affine map (affine.apply/min/max: sums, products, divisions): a kind of its own, so
+# the e-graph keeps it as text (eqsat.schema's Map sort holds projected permutations only).
+INDEX_MAP = AttrKind(
+    "AffineMap attribute", lambda a: isinstance(a, AffineMapAttr), build=AffineMapAttr
+)
 
 
 def _map_attr(x: Any) -> AffineMapAttr:

@@ -41,6 +41,8 @@ ISOLATED = "isolated"  # regions do not see outer values (func.func)
 SYMBOL = "symbol"  # defines a symbol (func.func, memref.global)
 COMMUTATIVE = "commutative"
 VERBATIM = "verbatim"  # kept as written: printed in its own form even in generic mode
+UNDEFINED = "undefined"  # the result has no defined content (ub.poison): any value will do
+SELECTS = "selects"  # elementwise, but each result lane copies one operand lane (arith.select)
 
 DYNAMIC_INDEX = -(2**63)  # MLIR's ShapedType::kDynamic marker inside static index lists
 
