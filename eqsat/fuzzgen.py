@@ -9,6 +9,11 @@ masked, gathers and scatters, expand/compress, transfers with masks, padding and
 maps), ``vector.print``, ``vector.mask`` regions and ``scf.for`` loops, over shapes with 0-D, 1-sized and
 non-power-of-two dims.
 
+Some arguments are wide (``WIDE_SHAPES``: up to 16x16 and 64 lanes) and contractions reach
+16 per dim, so that the lowerings a target's cost model picks for kernels (the 4x4, 8x8 and
+16x16 shuffle transposes, outer products blocked by rows, pair broadcasts under fast-math,
+``matrix_multiply``) are generated too, not only the small shapes' elementwise fallbacks.
+
 Each op is built, then verified on its own: a candidate the verifier rejects is dropped, so
 every program verifies (``Builder.module()`` checks the whole). Memory accesses are drawn
 inside their memref unless the op defines out-of-bounds behaviour (transfers with
@@ -34,8 +39,15 @@ from frontend.types import FloatType, IndexType, IntegerType, MemRefType, Type, 
 
 ELEMS = ("f16", "f32", "f64", "i1", "i8", "i32", "i64")
 FLOATS = ("f16", "f32", "f64")
-DIMS = (1, 2, 3, 4, 5, 8)
-MAX_ELEMENTS = 48
+DIMS = (1, 2, 3, 4, 5, 8, 16)
+MAX_ELEMENTS = 48  # a small shape (most values): keeps the e-graphs and the texts small
+WIDE_ELEMENTS = 256  # a wide argument, or what an op builds from one (16x16)
+# Kernel-sized argument shapes: square and rectangular tiles of 4, 8 and 16, and wide rows.
+WIDE_SHAPES = (
+    (4, 4), (8, 8), (16, 16), (4, 8), (8, 4), (8, 16), (16, 8), (2, 16), (16,), (32,), (64,),
+    (2, 8, 8),
+)  # fmt: skip
+CONTRACT_DIMS = (1, 2, 3, 4, 8, 16)
 
 FLOAT_BINARY = (
     "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.remf", "arith.maximumf",
@@ -104,6 +116,16 @@ def shapes(draw: st.DrawFn, min_rank: int = 0, max_rank: int = 3) -> tuple[int, 
         room = MAX_ELEMENTS // max(1, math.prod(dims))
         dims.append(draw(st.sampled_from([d for d in DIMS if d <= room] or [1])))
     return tuple(dims)
+
+
+def wide_shapes() -> st.SearchStrategy[tuple[int, ...]]:
+    """Kernel-sized shapes (``WIDE_SHAPES``): what the fast lowerings are for."""
+    return st.sampled_from(WIDE_SHAPES)
+
+
+def _room(*shapes_: tuple[int, ...] | list[int]) -> bool:
+    """Whether every shape fits the wide bound."""
+    return all(math.prod(s) <= WIDE_ELEMENTS for s in shapes_)
 
 
 class _Gen:
@@ -260,7 +282,7 @@ class _Gen:
         lead = self.draw(shapes(0, 3 - len(src)))
         tail = tuple(self.draw(st.sampled_from([1, 2, 3])) if d == 1 else d for d in src)
         shape = lead + tail
-        if math.prod(shape) > MAX_ELEMENTS or not isinstance(x.type, VectorType) and not shape:
+        if not _room(shape) or not isinstance(x.type, VectorType) and not shape:
             return None
         return self.build("vector.broadcast", [x], [vt(shape, elem_name(x.type))])
 
@@ -428,18 +450,12 @@ class _Gen:
         kinds = FLOAT_KINDS if is_float(x.type) else INT_KINDS
         kind = self.draw(st.sampled_from(kinds[:4]))
         if x.type.rank == 2 and self.draw(st.booleans()):
-            (m, k), n = x.type.shape, self.draw(st.sampled_from([1, 2, 3, 4]))
-            trans = self.draw(st.booleans())
-            y = self.same_or_new(vt([n, k] if trans else [k, n], elem))
-            acc = self.same_or_new(vt([m, n], elem))
-            rhs_map = "(i, j, k) -> (j, k)" if trans else "(i, j, k) -> (k, j)"
-            maps = [affine_map("(i, j, k) -> (i, k)"), affine_map(rhs_map),
-                    affine_map("(i, j, k) -> (i, j)")]
-            return self.build("vector.contract", [x, y, acc], [acc.type], indexing_maps=maps,
-                              iterator_types=["parallel", "parallel", "reduction"], kind=kind)
+            return self._matmul(x, kind)
         if x.type.rank == 1:  # outer product, or dot product as a contract
             if self.draw(st.booleans()):
-                n = self.draw(st.sampled_from([1, 2, 3, 4]))
+                n = self.draw(st.sampled_from(CONTRACT_DIMS))
+                if not _room([x.type.shape[0], n]):
+                    return None
                 y = self.same_or_new(vt([n], elem))
                 rt = vt([x.type.shape[0], n], elem)
                 acc = self.same_or_new(rt) if self.draw(st.booleans()) else None
@@ -450,6 +466,33 @@ class _Gen:
             return self.build("vector.contract", [x, y, acc], [acc.type], indexing_maps=maps,
                               iterator_types=["reduction"], kind=kind)
         return None
+
+    def _matmul(self, x: Value, kind: str) -> Value | None:
+        """``vector.contract`` of ``x : MxK`` with ``KxN`` (or ``NxK``, transposed) into MxN."""
+        elem = elem_name(x.type)
+        (m, k), n = x.type.shape, self.draw(st.sampled_from(CONTRACT_DIMS))
+        if not _room([k, n], [m, n]):
+            return None
+        trans = self.draw(st.booleans())
+        y = self.same_or_new(vt([n, k] if trans else [k, n], elem))
+        acc = self.same_or_new(vt([m, n], elem))
+        rhs_map = "(i, j, k) -> (j, k)" if trans else "(i, j, k) -> (k, j)"
+        maps = [affine_map("(i, j, k) -> (i, k)"), affine_map(rhs_map),
+                affine_map("(i, j, k) -> (i, j)")]
+        return self.build("vector.contract", [x, y, acc], [acc.type], indexing_maps=maps,
+                          iterator_types=["parallel", "parallel", "reduction"], kind=kind)
+
+    def kernel(self) -> Value | None:
+        """What the fast lowerings are for: a float matmul (``add``: matrix_multiply, blocked
+        outer products, pair broadcasts) or a 2-D transpose (the block shuffles)."""
+        x = self.pick_vector(lambda t: t.rank == 2 and is_float(t))
+        if x is None:
+            return None
+        if self.draw(st.booleans()):
+            return self._matmul(x, "add")
+        shape = [x.type.shape[1], x.type.shape[0]]
+        return self.build("vector.transpose", [x], [vt(shape, elem_name(x.type))],
+                          permutation=[1, 0])
 
     def masked(self) -> Value | None:
         """``vector.mask`` around a reduction (the mask has the source's shape)."""
@@ -601,7 +644,7 @@ OPS: tuple[Callable[[_Gen], Value | None], ...] = (
     _Gen.extract, _Gen.insert, _Gen.element, _Gen.strided, _Gen.shuffle,
     _Gen.splat_from_elements, _Gen.interleave, _Gen.matrix, _Gen.step_bitcast, _Gen.reduction,
     _Gen.reduction, _Gen.contract, _Gen.contract, _Gen.memory, _Gen.memory, _Gen.memory,
-    _Gen.masked, _Gen.print_value, _Gen.loop,
+    _Gen.masked, _Gen.print_value, _Gen.loop, _Gen.kernel, _Gen.kernel,
 )  # fmt: skip
 LOOP_BODY = (
     _Gen.binary, _Gen.unary, _Gen.fma, _Gen.transpose, _Gen.broadcast, _Gen.memory,
@@ -612,7 +655,10 @@ LOOP_BODY = (
 @st.composite
 def programs(draw: st.DrawFn, max_ops: int = 10, memory: bool = True) -> Program:
     """A verified function ``@f`` returning (up to four of) the values nothing else uses."""
-    vectors = draw(st.lists(st.tuples(shapes(), st.sampled_from(ELEMS)), min_size=1, max_size=3))
+    # 1 in 4 wide, mostly f32 (the kernels' element type)
+    wide = st.tuples(wide_shapes(), st.sampled_from(("f32", "f32", "f32", "f64", "f16", "i32")))
+    small = st.tuples(shapes(), st.sampled_from(ELEMS))
+    vectors = draw(st.lists(st.one_of(small, small, small, wide), min_size=1, max_size=3))
     mems = draw(st.lists(st.tuples(shapes(1, 2), st.sampled_from(ELEMS)), max_size=2)) \
         if memory else []  # fmt: skip
     arg_types: list[Type] = [vt(s, e) for s, e in vectors]
@@ -632,4 +678,4 @@ def programs(draw: st.DrawFn, max_ops: int = 10, memory: bool = True) -> Program
     return Program(b.module(), arg_types)
 
 
-__all__ = ["ELEMS", "Program", "programs", "shapes"]
+__all__ = ["ELEMS", "Program", "programs", "shapes", "wide_shapes"]

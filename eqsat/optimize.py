@@ -73,6 +73,8 @@ class OptimizeResult:
     extractions: dict[int, Extraction] = field(default_factory=dict)
     encoder: Encoder | None = None
     cost_model: CostModel | None = None
+    # The later rounds (without their e-graphs): what each round's extraction chose.
+    later_rounds: tuple[OptimizeResult, ...] = ()
 
     def stats(self) -> str:
         labels: dict[str, str] = {}
@@ -186,7 +188,9 @@ def optimize_module(
         again = _optimize_once(result.module, *settings)
         seconds = dict(result.seconds)
         seconds["next round"] = seconds.get("next round", 0.0) + sum(again.seconds.values())
-        result = replace(result, module=again.module, cost=again.cost, seconds=seconds)
+        light = replace(again, egraph=None, snapshot=None)
+        result = replace(result, module=again.module, cost=again.cost, seconds=seconds,
+                         later_rounds=result.later_rounds + (light,))
     return result
 
 

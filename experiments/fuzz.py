@@ -10,6 +10,13 @@ for every target this machine runs (as given, and extracted at HWV level). Every
 interpreter's on the original bit for bit (any NaN equals any NaN). Inputs on which the
 original program is undefined (division by zero, ...) are skipped.
 
+Fast-math stages (``opt --fast-math`` at a target's HWV level, interpreted, and compiled with
+reassociation) are compared within ``experiments.fuzz_tally.FAST_MATH_ULPS`` on the
+ordinary-values input. A compiled run is not compared for a program holding an op whose
+LLVM result is unspecified where the interpreter gives one (``fuzz_tally.compiled_exclusions``);
+every such program is counted and printed with its reason. ``--report FILE`` writes the
+coverage report: programs per lowering strategy chosen and per code generator lowering run.
+
 Programs are checked in batches: one module holds a batch's functions, so the e-graph and the
 rules are set up once per batch and variant (that setup is most of an optimization's time).
 A failing program is shrunk (``experiments.fuzz_shrink``) and saved under
@@ -35,6 +42,16 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script
 
 from eqsat import special_values  # noqa: E402
+from experiments.fuzz_tally import (  # noqa: E402
+    FAST_MATH_ULPS,
+    Tally,
+    close,
+    compiled_exclusions,
+    lowerings_used,
+    magnitude,
+    near_range,
+    strategies_used,
+)
 from eqsat.interpret import Interpreter  # noqa: E402
 from frontend import MLIRError, parse, print_module  # noqa: E402
 from frontend.ir import Module  # noqa: E402
@@ -66,26 +83,29 @@ class Variant:
     """One way of producing a program to compare with the original's interpretation."""
 
     name: str
-    build: Callable[[Module], Module] | None  # the optimized module (None: compiled run)
-    # A compiled run: the module compiled once, its functions called as attributes.
-    compile: Callable[[Module], Any] | None = None
+    # The optimized module (None: compiled run); ``observe`` sees the OptimizeResult.
+    build: Callable[..., Module] | None
+    # A compiled run: the module compiled once, its functions called as attributes;
+    # ``observe`` sees the OptimizeResult (if it optimizes first) and the module compiled.
+    compile: Callable[..., Any] | None = None
+    fast_math: bool = False  # compared within a tolerance, on ordinary values only
+
+    @property
+    def compiled(self) -> bool:
+        return self.build is None
 
 
-# Compiled runs of programs that contain these are not compared: LLVM gives poison for
-# fptoui/fptosi out of range where the interpreter gives a value, and the payload of a NaN that
-# arithmetic produces is unspecified in LLVM (x86 and the interpreter propagate different
-# bits), which a bitcast to integers exposes; llvm.minnum/maxnum may return either zero of
-# minnum(+0, -0) (minnumf/maxnumf ops, reductions and contractions of those kinds).
-POISON_OPS = (
-    "arith.fptoui", "arith.fptosi", "vector.bitcast", "arith.bitcast", "minnumf", "maxnumf",
-)  # fmt: skip
+Observe = Callable[[Any], None]
 
 
-def _optimize(**kwargs: Any) -> Callable[[Module], Module]:
-    def build(module: Module) -> Module:
+def _optimize(**kwargs: Any) -> Callable[..., Module]:
+    def build(module: Module, observe: Observe | None = None) -> Module:
         from eqsat.optimize import optimize_module
 
-        out = optimize_module(module, **kwargs).module
+        result = optimize_module(module, **kwargs)
+        if observe is not None:
+            observe(result)
+        out = result.module
         text = print_module(out)
         again = parse(text, "<optimized>")  # decoded IR must print and parse back
         if print_module(again) != text:
@@ -118,8 +138,57 @@ def variants(stages: str = "all") -> list[Variant]:
             seen.add(key)
             out.append(Variant(f"opt-native-{name}", _optimize(native=width)))
         out.append(Variant(f"opt-hwv-{name}", _optimize(target=target, emit="hwv")))
+        if name in FAST_MATH_TARGETS:
+            out.append(Variant(f"opt-fast-math-hwv-{name}",
+                               _optimize(target=target, emit="hwv", fast_math=True),
+                               fast_math=True))
     out.extend(_compiled_variants())
     return out
+
+
+# Fast-math stages: avx2 (pair broadcasts, 8x8 blocks; also compiled with reassociation where
+# the host runs it) and avx512 (16-lane rows: 16x16 blocks).
+FAST_MATH_TARGETS = ("avx2", "avx512")
+
+
+# The op constructor each strategy family lowers (a strategy's name starts with it).
+FAMILY_OPS = (
+    "Contract", "Transpose", "MultiReduction", "Broadcast", "ShapeCast", "ExtractStridedSlice",
+    "InsertStridedSlice", "TransferRead", "TransferWrite",
+)  # fmt: skip
+# Strategies whose rules (for floats) exist only under fast-math: forced with fast-math on.
+FAST_MATH_STRATEGIES = ("ContractPairBroadcast", "ContractMatmul")
+FORCED = "opt-forced-"
+
+
+def forced_variant(strategy: str) -> Variant:
+    """``strategy`` forced as ``eqsat.forced_strategies`` forces MLIR's choices: every other
+    lowering of its op priced out, the op itself kept only where the strategy does not apply.
+    A campaign forces one strategy per batch in turn, so that every strategy is checked, also
+    those no target's cost model picks for the generated shapes."""
+    from eqsat.cost import vv_cost
+    from eqsat.forced_strategies import KEPT_OP_COST
+    from eqsat.strategies import STRATEGIES
+
+    own = next(f for f in FAMILY_OPS if strategy.startswith(f))
+    over = {s: float("inf") for s in STRATEGIES if s.startswith(own) and s != strategy}
+    over[own] = KEPT_OP_COST
+    fast = strategy in FAST_MATH_STRATEGIES
+    return Variant(f"{FORCED}{strategy}", _optimize(cost=vv_cost(over), fast_math=fast),
+                   fast_math=fast)
+
+
+def forced_strategies() -> list[str]:
+    from eqsat.strategies import STRATEGIES
+
+    return list(STRATEGIES)
+
+
+def variant_named(name: str, chosen: list[Variant] | None = None) -> list[Variant]:
+    """The variant called ``name`` (a forced one made anew), as a list for check_program."""
+    if name.startswith(FORCED):
+        return [forced_variant(name.removeprefix(FORCED))]
+    return [v for v in (chosen if chosen is not None else variants()) if v.name == name]
 
 
 def _compiled_variants() -> list[Variant]:
@@ -134,13 +203,20 @@ def _compiled_variants() -> list[Variant]:
         if not target.runs_on_host():
             continue
         hwv = _optimize(target=target, emit="hwv")
-        for label, prepare in ((name, None), (f"hwv-{name}", hwv)):
+        stages = [(name, None, False), (f"hwv-{name}", hwv, False)]
+        if name in FAST_MATH_TARGETS:
+            fast = _optimize(target=target, emit="hwv", fast_math=True)
+            stages.append((f"fast-math-hwv-{name}", fast, True))
+        for label, prepare, reassoc in stages:
 
-            def build(module: Module, target: str = name, prepare=prepare) -> Any:
-                source = prepare(module) if prepare is not None else module
-                return compile_(print_module(source), target=target)
+            def build(module: Module, observe: Observe | None = None, target: str = name,
+                      prepare=prepare, reassoc: bool = reassoc) -> Any:
+                source = prepare(module, observe) if prepare is not None else module
+                if observe is not None:
+                    observe(source)
+                return compile_(print_module(source), target=target, reassoc=reassoc)
 
-            out.append(Variant(f"compiled-{label}", None, build))
+            out.append(Variant(f"compiled-{label}", None, build, fast_math=reassoc))
     return out
 
 
@@ -212,6 +288,7 @@ class _Case:
     seed: int
     module: Module | None = None
     trials: list[tuple[list[Any], list[Any]]] = field(default_factory=list)  # (args, want)
+    ordinary: bool = False  # trials[0] is the ordinary-values input (trial 0)
 
 
 def _prepare(text: str, seed: int, findings: list[Finding]) -> _Case | None:
@@ -232,6 +309,7 @@ def _prepare(text: str, seed: int, findings: list[Finding]) -> _Case | None:
         args = inputs(types, seed, trial)
         try:
             case.trials.append((args, _call(module, "f", args)))
+            case.ordinary = case.ordinary or trial == 0
         except MLIRError:
             continue  # undefined on this input: nothing to compare
         except Exception:  # noqa: BLE001 - the interpreter itself failed
@@ -253,60 +331,90 @@ def _batch_module(texts: list[tuple[int, str]]) -> Module:
 
 
 def check_batch(
-    cases: list[tuple[str, int]], chosen: list[Variant], stop: Callable[[], bool] | None = None
+    cases: list[tuple[str, int]], chosen: list[Variant], stop: Callable[[], bool] | None = None,
+    tally: Tally | None = None,
 ) -> list[Finding]:
-    """Check programs ``(text, input_seed)`` against every variant; returns the findings."""
+    """Check programs ``(text, input_seed)`` against every variant; returns the findings.
+    ``tally`` (if given) counts the strategies and lowerings used and the programs left out."""
     findings: list[Finding] = []
     prepared = [(i, c) for i, (t, s) in enumerate(cases) if (c := _prepare(t, s, findings))]
     if not prepared:
         return findings
     batch = _batch_module([(i, c.text) for i, c in prepared])
+    strategies: dict[int, set[str]] = {i: set() for i, _ in prepared}
+    lowerings: dict[int, set[str]] = {i: set() for i, _ in prepared}
+
+    def observe(seen: Any) -> None:
+        used = lowerings_used(seen) if isinstance(seen, Module) else strategies_used(seen)
+        into = lowerings if isinstance(seen, Module) else strategies
+        for i in into:
+            into[i] |= used.get(f"f{i}", set())
+
     for variant in chosen:
-        if variant.build is not None:
-            try:
-                built = variant.build(batch)
-            except Exception:  # noqa: BLE001 - find which program breaks it, alone
-                for i, c in prepared:
-                    findings.extend(_check_one(c, variant))
-                continue
+        make = variant.build if variant.build is not None else variant.compile
+        assert make is not None
+        began = time.perf_counter()
+        try:
+            built = make(batch, observe if tally is not None else None)
+        except Exception:  # noqa: BLE001 - find which program breaks it, alone
             for i, c in prepared:
-                findings.extend(_compare_runs(c, variant, lambda a, i=i: _call(built, f"f{i}", a)))
-        else:
-            try:
-                program = variant.compile(batch)  # type: ignore[misc]
-            except Exception:  # noqa: BLE001 - find which program breaks it, alone
-                for i, c in prepared:
-                    findings.extend(_check_one(c, variant))
+                findings.extend(_check_one(c, variant, tally))
+            continue
+        for i, c in prepared:
+            if not _compared(c, variant, tally):
                 continue
-            for i, c in prepared:
-                if not any(op in c.text for op in POISON_OPS):
-                    run = lambda a, i=i: _call_compiled(program, f"f{i}", a)  # noqa: E731
-                    findings.extend(_compare_runs(c, variant, run))
+            if variant.compiled:
+                run = lambda a, i=i: _call_compiled(built, f"f{i}", a)  # noqa: E731
+            else:
+                run = lambda a, i=i: _call(built, f"f{i}", a)  # noqa: E731
+            findings.extend(_compare_runs(c, variant, run))
+        if tally is not None:
+            tally.seconds[variant.name] += time.perf_counter() - began
+    if tally is not None:
+        tally.programs += len(prepared)
+        tally.add_batch(strategies.values(), lowerings.values())
     return findings
 
 
-def _check_one(case: _Case, variant: Variant) -> list[Finding]:
+def _compared(case: _Case, variant: Variant, tally: Tally | None) -> bool:
+    """Whether ``variant`` is compared on ``case``; if not, the reasons go to ``tally``."""
+    reasons: list[str] = []
+    if variant.compiled:
+        assert case.module is not None
+        reasons = compiled_exclusions(case.module.ops[0])
+    if variant.fast_math and not case.ordinary:
+        reasons.append("fast-math: undefined on the ordinary-values input")
+    elif variant.fast_math and near_range([*case.trials[0][0], *case.trials[0][1]]):
+        reasons.append("fast-math: a value near its type's largest finite one (reassociation "
+                       "may overflow or cancel)")
+    if tally is not None:
+        if reasons:
+            tally.exclude(variant.name, reasons)
+        else:
+            tally.compared[variant.name] += 1
+    return not reasons
+
+
+def _check_one(case: _Case, variant: Variant, tally: Tally | None = None) -> list[Finding]:
     assert case.module is not None
-    if variant.build is not None:
-        try:
-            built = variant.build(case.module)
-        except Exception:  # noqa: BLE001
-            return [Finding("crash", variant.name, traceback.format_exc(), case.text, case.seed)]
-        return _compare_runs(case, variant, lambda a: _call(built, "f", a))
-    assert variant.compile is not None
-    if any(op in case.text for op in POISON_OPS):
+    make = variant.build if variant.build is not None else variant.compile
+    assert make is not None
+    if not _compared(case, variant, tally):
         return []
     try:
-        program = variant.compile(case.module)
+        built = make(case.module)
     except Exception:  # noqa: BLE001
         return [Finding("crash", variant.name, traceback.format_exc(), case.text, case.seed)]
-    return _compare_runs(case, variant, lambda a: _call_compiled(program, "f", a))
+    if variant.compiled:
+        return _compare_runs(case, variant, lambda a: _call_compiled(built, "f", a))
+    return _compare_runs(case, variant, lambda a: _call(built, "f", a))
 
 
 def _compare_runs(
     case: _Case, variant: Variant, run: Callable[[list[Any]], list[Any]]
 ) -> list[Finding]:
-    for args, want in case.trials:
+    trials = case.trials[:1] if variant.fast_math else case.trials
+    for args, want in trials:
         try:
             got = run(args)
         except MLIRError as e:
@@ -314,10 +422,23 @@ def _compare_runs(
                             f"{str(e).splitlines()[0]}", case.text, case.seed)]
         except Exception:  # noqa: BLE001
             return [Finding("crash", variant.name, traceback.format_exc(), case.text, case.seed)]
-        problem = _compare(want, got)
+        if variant.fast_math:
+            problem = _compare_close(want, got, args)
+        else:
+            problem = _compare(want, got)
         if problem is not None:
             return [Finding("mismatch", variant.name, problem, case.text, case.seed)]
     return []
+
+
+def _compare_close(want: list[Any], got: list[Any], args: list[Any]) -> str | None:
+    if len(want) != len(got):
+        return f"{len(want)} outputs vs {len(got)}"
+    scale = magnitude([*args, *want])
+    for i, (a, b) in enumerate(zip(want, got)):
+        if not close(a, b, scale):
+            return f"output {i} differs beyond the fast-math tolerance: {a!r} vs {b!r}"
+    return None
 
 
 def check_program(text: str, seed: int, chosen: list[Variant] | None = None) -> list[Finding]:
@@ -375,6 +496,13 @@ def read_regression(path: Path) -> tuple[str, int]:
     return text, seed
 
 
+def regression_variants(path: Path) -> list[Variant]:
+    """What a saved regression replays: every stage, and the forced stage it failed in."""
+    head = path.read_text().partition("\n")[0]
+    stage = head.split("stage=")[1].split()[0] if "stage=" in head else ""
+    return variants() + (variant_named(stage) if stage.startswith(FORCED) else [])
+
+
 # -- main ------------------------------------------------------------------------------------------
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -388,26 +516,35 @@ def main(argv: list[str] | None = None) -> int:
                     help="where shrunk failing programs go")
     ap.add_argument("--no-shrink", action="store_true", help="report failures, do not shrink")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--max-seconds", type=float, default=None,
+                    help="start no new batch after this many seconds (the figures say how "
+                    "many programs were checked)")
+    ap.add_argument("--report", type=Path, default=None,
+                    help="write the coverage report (markdown, with provenance) here")
     args = ap.parse_args(argv)
     n = min(args.n, 40) if args.quick else args.n
     chosen = variants("quick" if args.quick else "all")
     start = time.perf_counter()
     print(f"variants: {', '.join(v.name for v in chosen)}", file=sys.stderr)
     findings: list[Finding] = []
-    batch: list[tuple[str, int]] = []
+    tally = Tally()
     done = 0
-    for item in generate(n, args.seed, args.max_ops):
-        batch.append(item)
-        if len(batch) == args.batch:
-            findings += check_batch(batch, chosen)
-            done += len(batch)
-            batch = []
-            if args.verbose:
-                print(f"  {done} programs, {len(findings)} findings, "
-                      f"{time.perf_counter() - start:.0f} s", file=sys.stderr)
-    if batch:
-        findings += check_batch(batch, chosen)
+    items = list(generate(n, args.seed, args.max_ops))
+    forced = [] if args.quick else forced_strategies()
+    for at in range(0, len(items), args.batch):
+        if args.max_seconds is not None and time.perf_counter() - start > args.max_seconds:
+            print(f"stopped after {done} of {len(items)} programs: --max-seconds "
+                  f"{args.max_seconds:g} reached", file=sys.stderr)
+            break
+        batch = items[at : at + args.batch]
+        extra = [forced_variant(forced[(at // args.batch) % len(forced)])] if forced else []
+        findings += check_batch(batch, chosen + extra, tally=tally)
         done += len(batch)
+        if args.verbose:
+            print(f"  {done} programs, {len(findings)} findings, "
+                  f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+        if args.report is not None:  # kept current: a long campaign can be read as it runs
+            _write_report(args.report, tally, done, findings, start, argv)
     mismatches = sum(f.kind == "mismatch" for f in findings)
     crashes = sum(f.kind == "crash" for f in findings)
     for f in findings:
@@ -416,13 +553,38 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_shrink:
             from experiments.fuzz_shrink import shrink
 
-            stage = [v for v in chosen if v.name == f.stage]
+            stage = variant_named(f.stage, chosen)
             f = shrink(f, lambda text, seed: check_program(text, seed, stage))
             print(f"saved {save_regression(f, args.save_dir)}")
         print(f.text)
+    for line in tally.exclusion_lines():
+        print(f"excluded: {line}")
     print(f"{done} programs, {mismatches} mismatches, {crashes} crashes "
           f"({time.perf_counter() - start:.0f} s, seed {args.seed})")
+    if args.report is not None:
+        _write_report(args.report, tally, done, findings, start, argv)
+        print(f"coverage report: {args.report}")
     return 1 if findings else 0
+
+
+def _write_report(path: Path, tally: Tally, done: int, findings: list[Finding], start: float,
+                  argv: list[str] | None) -> None:
+    from experiments.provenance import markdown_header, record
+
+    mismatches = sum(f.kind == "mismatch" for f in findings)
+    crashes = sum(f.kind == "crash" for f in findings)
+    prov = record(["experiments/fuzz.py", *(sys.argv[1:] if argv is None else argv)])
+    head = ["# Fuzz campaign: coverage and findings", "", markdown_header(prov),
+            f"**{done} programs checked, {mismatches} mismatches, {crashes} crashes, "
+            f"{time.perf_counter() - start:.0f} s** (a shared, loaded 2-core machine)", "",
+            "Stages: " + ", ".join(v.name for v in variants()) + f", and {FORCED}<strategy>"
+            " (one strategy of eqsat.strategies forced per batch, in turn)", "",
+            "Fast-math stages are compared within "
+            f"{FAST_MATH_ULPS} ulps of the largest finite output magnitude (at least 1), on "
+            "the ordinary-values input only."]
+    head += [f"- {f.kind} at {f.stage} (input seed {f.input_seed})" for f in findings]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(tally.report(head))
 
 
 if __name__ == "__main__":

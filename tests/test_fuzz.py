@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import functools
+import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -25,9 +28,14 @@ def test_generated_programs_verify_and_print_back(program: fuzz.Any) -> None:
     assert print_module(parse(text)) == text  # parse() verifies
 
 
+@functools.cache
+def _thousand() -> tuple[str, ...]:
+    return tuple(text for text, _ in fuzz.generate(1000, seed=11, max_ops=14))
+
+
 def test_generator_covers_the_op_families() -> None:
     seen = set()
-    for text, _ in fuzz.generate(1000, seed=11, max_ops=14):
+    for text in _thousand():
         seen.update(w for w in text.split() if w.startswith(("vector.", "arith.", "math.",
                                                              "scf.", "memref.")))
     for op in ("vector.contract", "vector.transfer_read", "vector.transfer_write",
@@ -39,9 +47,10 @@ def test_generator_covers_the_op_families() -> None:
 
 def test_a_few_hundred_programs_agree_at_every_stage() -> None:
     """Every variant (default costs, strategies forced, each target's widths, compiled
-    runs where the code generator exists) on 300 programs: no mismatch, no crash."""
+    runs where the code generator exists, fast-math stages within their tolerance) on 200
+    programs: no mismatch, no crash."""
     chosen = fuzz.variants()
-    cases = list(fuzz.generate(300, seed=2026))
+    cases = list(fuzz.generate(200, seed=2026))
     findings = []
     for i in range(0, len(cases), 25):
         findings += fuzz.check_batch(cases[i : i + 25], chosen)
@@ -52,7 +61,7 @@ def test_a_few_hundred_programs_agree_at_every_stage() -> None:
 @pytest.mark.parametrize("path", REGRESSIONS, ids=lambda p: p.stem)
 def test_fuzz_regression(path: Path) -> None:
     text, seed = fuzz.read_regression(path)
-    findings = fuzz.check_program(text, seed)
+    findings = fuzz.check_program(text, seed, fuzz.regression_variants(path))
     assert not findings, findings[0].detail
 
 
@@ -90,3 +99,82 @@ def test_fuzzer_catches_a_wrong_rewrite_and_shrinks_it(tmp_path: Path) -> None:
     replay_text, replay_seed = fuzz.read_regression(saved)
     assert fuzz.check_program(replay_text, replay_seed, [bad])
     assert not fuzz.check_program(replay_text, replay_seed, fuzz.variants("quick"))
+
+
+def test_generator_reaches_the_kernel_shapes() -> None:
+    """Wide arguments and contractions up to 16 per dim: the shapes the fast lowerings (block
+    shuffle transposes, blocked outer products, pair broadcasts) are for."""
+    texts = _thousand()
+    transposes = {m for t in texts for m in re.findall(
+        r"vector.transpose %\w+, \[1, 0\] : vector<(\d+x\d+)xf32>", t)}
+    assert {"8x8", "16x16"} <= transposes, transposes  # the 8x8 and 16x16 block shuffles
+    assert {"4x4", "8x4", "4x8"} & transposes, transposes  # 4x4 blocks
+    contracts = [t for t in texts if "vector.contract" in t]
+    assert any(re.search(r"vector<16x\d+xf32>.*vector<\d+x16xf32>", line)
+               for t in contracts for line in t.splitlines() if "vector.contract" in line)
+    assert any("vector<64x" in t for t in texts)  # 64 lanes
+
+
+PAIR = """module {
+  func.func @f(%a: vector<8x8xf32>, %b: vector<8x8xf32>, %c: vector<8x8xf32>, %x: vector<4xf32>)
+      -> (vector<8x8xf32>, vector<4xi32>, vector<4xf32>) {
+    %0 = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<8x8xf32>, vector<8x8xf32> into vector<8x8xf32>
+    %1 = arith.fptosi %x : vector<4xf32> to vector<4xi32>
+    %2 = vector.transpose %0, [1, 0] : vector<8x8xf32> to vector<8x8xf32>
+    %3 = vector.reduction <minnumf>, %x : vector<4xf32> into f32
+    %4 = vector.broadcast %3 : f32 to vector<4xf32>
+    return %2, %1, %4 : vector<8x8xf32>, vector<4xi32>, vector<4xf32>
+  }
+}
+"""
+
+
+def test_tally_counts_strategies_lowerings_and_exclusions() -> None:
+    """A forced pair broadcast (fast-math, compared within the tolerance) and an 8x8 shuffle
+    transpose are counted as chosen; a compiled stage counts the lowerings of the ops it
+    compiled, and leaves the program out for its fptosi and its minnumf, by name."""
+    text = print_module(parse(PAIR))
+    tally = fuzz.Tally()
+    compiled = [v for v in fuzz.variants() if v.name == "compiled-avx2"]
+    chosen = [fuzz.forced_variant("ContractPairBroadcast"),
+              fuzz.forced_variant("TransposeShuffle8x8"), *compiled]
+    assert chosen[0].fast_math and not chosen[1].fast_math
+    findings = fuzz.check_batch([(text, 3)], chosen, tally=tally)
+    assert not findings, findings[0].detail
+    assert tally.programs == 1
+    assert tally.strategies["ContractPairBroadcast"] == 1
+    assert tally.strategies["TransposeShuffle8x8"] == 1
+    assert tally.strategies["ContractOuter"] == 0
+    if compiled:
+        assert tally.lowerings["vector.contract"] == tally.lowerings["arith.fptosi"] == 1
+        reasons = tally.excluded["compiled-avx2"]
+        assert sorted(r.split(":")[0] for r in reasons) == ["arith.fptosi", "minnumf/maxnumf"]
+        assert "compiled-avx2" not in tally.compared
+    report = tally.report(["# t"])
+    assert "| `ContractPairBroadcast` | 1 |" in report and "arith.fptosi" in report
+
+
+def test_exclusions_name_the_op_precisely() -> None:
+    """An integer-to-float bitcast exposes no NaN payload: compared; a float-to-integer one
+    is not; 'minnumf' in a function name is no minnumf op."""
+    def reasons(body: str, args: str = "%x: vector<4xi32>") -> list[str]:
+        m = parse(f"func.func @minnumf({args}) {{\n{body}\n  return\n}}\n")
+        return fuzz.compiled_exclusions(m.ops[0])
+
+    assert reasons("  %0 = arith.bitcast %x : vector<4xi32> to vector<4xf32>") == []
+    assert reasons("  %0 = arith.bitcast %x : vector<4xf32> to vector<4xi32>",
+                   "%x: vector<4xf32>") != []
+    assert reasons("  %0 = arith.addi %x, %x : vector<4xi32>") == []
+
+
+def test_fast_math_tolerance() -> None:
+    eps = float(np.finfo(np.float32).eps)
+    a = np.array([1.0, 100.0, -3.0], np.float32)
+    assert fuzz.close(a, a + np.float32(50 * eps * 100))
+    assert not fuzz.close(a, a + np.float32(100 * eps * 100))
+    assert not fuzz.close(np.array([np.inf], np.float32), np.array([-np.inf], np.float32))
+    assert fuzz.close(np.array([np.nan], np.float32), np.array([-np.nan], np.float32))
+    assert not fuzz.close(np.array([1], np.int32), np.array([2], np.int32))
+    assert fuzz.close("( 1.5, 2 )\n", "( 1.50000001, 2 )\n")
+    assert not fuzz.close("( 1.5, 2 )\n", "( 1.6, 2 )\n")
+    assert not fuzz.close("( 1.5 )\n", "( 1.5, 2 )\n")
