@@ -1,5 +1,6 @@
-"""The lowering studies end to end at their ``--smoke`` size: outputs written, their shape, and
-the invariants the analysis rests on (regret >= 0, both layouts present)."""
+"""The lowering studies end to end at their ``--smoke`` size (outputs written, their shape, the
+figures they quote recomputed from their own rows), and the analysis on synthetic timings
+whose regret and Kendall tau are known."""
 
 from __future__ import annotations
 
@@ -41,12 +42,28 @@ def test_lowering_choices_smoke(tmp_path: Path) -> None:
         forced = [v for v in variants if v.startswith("eqsat:")]
         assert len(forced) >= 2  # every strategy of the kernel's op kind is tried
         assert "mlir-default" in variants
-    summ = lowering_choices.summary(lowering_choices.table(_records(tmp_path)))
+    assert_regrets_match(tmp_path)
+
+
+def assert_regrets_match(out: Path) -> None:
+    """The regrets the study's table quotes are eqsat's time over the fastest checked rival's,
+    recomputed from its CSV rows."""
+    name = lowering_choices.STUDY
+    _, rows = _csv(out / f"{name}.csv")
+    summ = lowering_choices.summary(lowering_choices.table(_records(out)))
+    assert summ
+    md = (out / f"{name}.md").read_text()
     for s in summ:
-        assert s["regret"] is not None and s["regret"] >= 0
-        assert s["regret_eqsat"] is not None and s["regret_eqsat"] >= 0
-        assert s["tau"] is None or -1 <= s["tau"] <= 1
-    md = (tmp_path / f"{name}.md").read_text()
+        # The regret is eqsat's time over the fastest checked rival's, recomputed from the CSV.
+        group = [r for r in rows if r["kernel"] == s["kernel"] and r["target"] == s["target"]
+                 and r["reassoc"] == str(s["reassoc"])]
+        timed = [r for r in group if r["checked"] == "True" and r["ns_per_call"]
+                 and (s["reassoc"] or r["exact"] != "False")]
+        best = min(float(r["ns_per_call"]) for r in timed)
+        ours = next(float(r["ns_per_call"]) for r in group if r["variant"] == "eqsat")
+        assert s["regret"] == pytest.approx(ours / best - 1)
+        assert s["best"] in {r["variant"] for r in timed}
+        assert f"{100 * s['regret']:.1f}%" in md  # the table quotes it
     assert "Geometric-mean regret" in md and "Kendall tau" in md
 
 
@@ -94,3 +111,58 @@ def test_count_instructions() -> None:
     assert kv.count_instructions(asm, "g") == 1
     with pytest.raises(ValueError):
         kv.count_instructions(asm, "h")
+
+
+def _row(variant: str, ns: float | None, predicted: float | None = None, checked: bool = True,
+         exact: bool | None = True, reassoc: bool = False, same_as: str = "") -> dict:
+    return {"target": "avx2", "kernel": "k", "reassoc": reassoc, "variant": variant,
+            "forced": variant.removeprefix("eqsat:"), "ns_per_call": ns,
+            "predicted_cost": predicted, "checked": checked, "exact": exact,
+            "same_as": same_as, "note": ""}
+
+
+def test_regret_from_known_timings() -> None:
+    group = [
+        _row("eqsat", 12.0, 5.0),
+        _row("eqsat:a", 10.0, 6.0),
+        _row("eqsat:b", 9.0, 7.0, checked=False),  # wrong output: no rival
+        _row("mlir-default", 8.0),
+        _row("mlir-fma", 6.0, exact=False),  # other bits without reassociation: no rival
+    ]
+    assert lowering_choices.regret(group) == (pytest.approx(0.5), "mlir-default")
+    assert lowering_choices.regret(group, eqsat_only=True) == (pytest.approx(0.2), "eqsat:a")
+    reassoc = [dict(r, reassoc=True) for r in group]
+    assert lowering_choices.regret(reassoc) == (pytest.approx(1.0), "mlir-fma")
+    # eqsat fastest: no regret; eqsat missing: none.
+    assert lowering_choices.regret([_row("eqsat", 5.0), _row("mlir-default", 8.0)])[0] == 0
+    assert lowering_choices.regret([_row("mlir-default", 8.0)]) == (None, "")
+
+
+def test_tau_from_known_rankings() -> None:
+    preds = [1.0, 2.0, 3.0, 4.0]
+    same = [_row(f"eqsat:{i}", 10.0 * p, p) for i, p in enumerate(preds)]
+    assert lowering_choices.kendall(lowering_choices.tau_points(same)) == pytest.approx(1.0)
+    reverse = [_row(f"eqsat:{i}", 10.0 * (5 - p), p) for i, p in enumerate(preds)]
+    assert lowering_choices.kendall(lowering_choices.tau_points(reverse)) == pytest.approx(-1.0)
+    # One swapped pair of six: (5 concordant - 1 discordant) / 6.
+    swapped = [_row(f"eqsat:{i}", ns, p) for i, (p, ns) in
+               enumerate(zip(preds, [10.0, 30.0, 20.0, 40.0]))]
+    pts = lowering_choices.tau_points(swapped)
+    assert lowering_choices.kendall(pts) == pytest.approx(4 / 6)
+    assert lowering_choices.pooled_tau([pts, pts]) == (pytest.approx(4 / 6), 12)
+    # Copies of another eqsat variant, unchecked and untimed variants are no points.
+    extra = [*swapped, _row("eqsat:copy", 1.0, 9.0, same_as="eqsat:0"),
+             _row("eqsat:bad", 1.0, 9.0, checked=False), _row("eqsat:none", None, 9.0),
+             _row("mlir-default", 1.0, 9.0)]
+    assert lowering_choices.tau_points(extra) == pts
+    assert lowering_choices.kendall(pts[:1]) is None
+
+
+def test_summary_of_known_timings() -> None:
+    group = [_row("eqsat", 12.0, 5.0), _row("eqsat:a", 10.0, 6.0, same_as=""),
+             _row("eqsat:b", 12.0, 5.0, same_as="eqsat"), _row("mlir-default", 8.0)]
+    (s,) = lowering_choices.summary(group)
+    assert s["regret"] == pytest.approx(0.5) and s["best"] == "mlir-default"
+    assert s["regret_eqsat"] == pytest.approx(0.2)
+    assert s["eqsat_is"] == "b" and s["best_ns"] == 8.0
+    assert s["tau"] == pytest.approx(-1.0)  # predicted 5 < 6 but measured 12 > 10
