@@ -45,9 +45,12 @@ def _step(op: str, x: str, i: int, n: int, lanes: int) -> tuple[list[str], str, 
         return [f"{r} = vector.fma {x}, %b, %b : {t}"], r, {op: regs}
     if op == "math.fma":
         return [f"{r} = math.fma {x}, %b, %b : {t}"], r, {op: regs}
-    if op in ("math.sqrt", "math.absf", "math.tanh"):  # bounded on [0, 1): abs first
+    if op == "math.absf":  # |x - b|: absf of absf would fold to one absf
+        lines = [f"%u{i} = arith.subf {x}, %b : {t}", f"{r} = math.absf %u{i} : {t}"]
+        return lines, r, {"arith.subf": regs, op: regs}
+    if op in ("math.sqrt", "math.tanh"):  # bounded on [0, 1): abs first
         lines = [f"%u{i} = math.absf {x} : {t}", f"{r} = {op} %u{i} : {t}"]
-        return lines, r, {"math.absf": regs, op: regs} if op != "math.absf" else {op: 2 * regs}
+        return lines, r, {"math.absf": regs, op: regs}
     if op in ("math.exp", "math.log"):  # tanh keeps the chain bounded (and finite)
         pre = [f"%u{i} = math.absf {x} : {t}"] if op == "math.log" else []
         src = f"%u{i}" if op == "math.log" else x
@@ -63,15 +66,19 @@ def _step(op: str, x: str, i: int, n: int, lanes: int) -> tuple[list[str], str, 
             f"{r} = arith.addf %bc{i}, {x} : {t}",
         ]
         return lines, r, {"vector.extract": 1, op: regs, "arith.addf": regs}
+    # Shuffles and inserts of one chain compose into one shuffle: an add between keeps each.
     if op == "vector.shuffle":
         mask = ", ".join(str((k * 3 + 1 + i) % (2 * n)) for k in range(n))
-        return [f"{r} = vector.shuffle {x}, %b [{mask}] : {t}, {t}"], r, {op: regs}
+        lines = [f"%h{i} = vector.shuffle {x}, %b [{mask}] : {t}, {t}",
+                 f"{r} = arith.addf %h{i}, %b : {t}"]
+        return lines, r, {op: regs, "arith.addf": regs}
     if op == "vector.insert":  # an extract and an insert of one lane
         lines = [
             f"%s{i} = vector.extract {x}[{(i * 5) % n}] : f32 from {t}",
-            f"{r} = vector.insert %s{i}, {x} [{(i * 7 + 1) % n}] : f32 into {t}",
+            f"%h{i} = vector.insert %s{i}, {x} [{(i * 7 + 1) % n}] : f32 into {t}",
+            f"{r} = arith.addf %h{i}, %b : {t}",
         ]
-        return lines, r, {"vector.extract": 1, "vector.insert": 1}
+        return lines, r, {"vector.extract": 1, "vector.insert": 1, "arith.addf": regs}
     if op == "vector.reduction":
         lines = [
             f"%s{i} = vector.reduction <add>, {x} : {t} into f32",
@@ -81,12 +88,14 @@ def _step(op: str, x: str, i: int, n: int, lanes: int) -> tuple[list[str], str, 
         return lines, r, {op: regs, "vector.broadcast": regs, "arith.addf": regs}
     if op == "vector.load":  # a load from the second row, added in
         lines = [
-            f"%l{i} = vector.load %B[%c{i % 4}] : memref<{n + 4}xf32>, {t}",
+            f"%l{i} = vector.load %B[%c{i % 4}] : {_memref(op, n)}, {t}",
             f"{r} = arith.addf {x}, %l{i} : {t}",
         ]
         return lines, r, {op: regs, "arith.addf": regs}
-    if op == "vector.store":
-        return [f"vector.store {x}, %C[%c{i % 4}] : memref<{n + 4}xf32>, {t}"], x, {op: regs}
+    if op == "vector.store":  # apart from each other: a store a later one covers is dead
+        lines = [f"%o{i} = arith.constant {(i + 1) * n} : index",
+                 f"vector.store {x}, %C[%o{i}] : {_memref(op, n)}, {t}"]
+        return lines, x, {op: regs}
     raise ValueError(f"no micro-benchmark for {op}")
 
 
@@ -105,6 +114,12 @@ REASSOC = "vector.reduction (reassoc)"
 STEPS = 8
 
 
+def _memref(op: str, n: int) -> str:
+    """The micro-benchmark's buffers: a row of ``n`` and 4 more (STEPS + 1 rows for stores)."""
+    rows = STEPS + 1 if op == "vector.store" else 1
+    return f"memref<{rows * n + 4}xf32>"
+
+
 def micro_module(op: str, width: int, lanes: int = 8) -> tuple[str, dict[str, float]]:
     """MLIR text of the micro-benchmark of ``op`` over ``width`` native registers, and the
     native registers of each ``[cost]`` entry one call runs (plus ``call`` = 1)."""
@@ -112,7 +127,7 @@ def micro_module(op: str, width: int, lanes: int = 8) -> tuple[str, dict[str, fl
     if op == "vector.transpose":
         return _transpose_module(width, lanes)
     t = _vt(n)
-    m = f"memref<{n + 4}xf32>"
+    m = _memref(op, n)
     lines = [f"func.func @micro(%A: {m}, %B: {m}, %C: {m}) {{"]
     lines += [f"  %c{k} = arith.constant {k} : index" for k in range(4)]
     lines += [f"  %a = vector.load %A[%c0] : {m}, {t}", f"  %b = vector.load %B[%c0] : {m}, {t}"]
@@ -136,12 +151,13 @@ def _transpose_module(width: int, lanes: int) -> tuple[str, dict[str, float]]:
     lines = [f"func.func @micro(%A: {m}, %B: {m}, %C: {m}) {{", "  %c0 = arith.constant 0 : index"]
     lines += [f"  %a = vector.load %A[%c0, %c0] : {m}, {t}"]
     x = "%a"
-    for i in range(STEPS):
-        lines.append(f"  %r{i} = vector.transpose {x}, [1, 0] : {t} to {t}")
+    for i in range(STEPS):  # an add after each: transposes in pairs would fold to nothing
+        lines.append(f"  %p{i} = vector.transpose {x}, [1, 0] : {t} to {t}")
+        lines.append(f"  %r{i} = arith.addf %p{i}, %a : {t}")
         x = f"%r{i}"
     lines += [f"  vector.store {x}, %C[%c0, %c0] : {m}, {t}", "  return", "}"]
     feats = {"call": 1.0, "vector.load": width, "vector.store": width}
-    feats["vector.transpose"] = STEPS * width
+    feats["vector.transpose"] = feats["arith.addf"] = STEPS * width
     return "\n".join(lines) + "\n", feats
 
 

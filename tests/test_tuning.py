@@ -12,6 +12,7 @@ pytest.importorskip("scipy", reason="the experiments extra (scipy) is not instal
 
 from eqsat.cli import main as eqsat_main  # noqa: E402
 from eqsat.targets import load_target  # noqa: E402
+from experiments import kernel_variants as kv  # noqa: E402
 from experiments import tune_costs as tc  # noqa: E402
 from experiments import tuning_runs as tr  # noqa: E402
 from frontend import parse  # noqa: E402
@@ -53,6 +54,29 @@ def test_micro_kernels_parse_and_count_registers(op: str) -> None:
         assert feats["call"] == 1.0 and feats["vector.store"] >= width
         if op != tr.BASE:
             assert feats[op] >= width
+
+
+def _vector_instructions(text: str) -> int:
+    """Instructions of ``@micro`` naming an x86 vector register, in its O3 avx2 assembly."""
+    from eqsat.codegen import emit_assembly
+
+    asm = emit_assembly(parse(text, "<micro>"), load_target("avx2"))
+    body = kv.function_assembly(asm, "micro")
+    return sum(1 for ln in body if re.search(r"%[xyz]mm\d", ln.split("#", 1)[0]))
+
+
+@pytest.mark.parametrize("op", tr.MICRO_OPS)
+def test_micro_kernels_do_their_work_after_o3(op: str) -> None:
+    """LLVM at O3 must not fold the measured chain away (abs of abs, a transpose of a
+    transpose, shuffles composed into one, a store a later one covers): beyond the base
+    kernel's loads and stores, every native register of ``op`` the features count needs at
+    least one vector instruction (loads and stores: those beyond the base kernel's)."""
+    for width in tr.micro_widths(op, 8)[:2]:
+        text, feats = tr.micro_module(op, width, 8)
+        base, base_feats = tr.micro_module(tr.BASE, width, 8)
+        extra = _vector_instructions(text) - _vector_instructions(base)
+        need = feats[op] - base_feats.get(op, 0.0)
+        assert need > 0 and extra >= need, (op, width, extra, need)
 
 
 def test_tuned_text_rewrites_entries_and_keeps_the_file_valid(tmp_path: Path) -> None:
