@@ -161,33 +161,46 @@ FAST_MATH_STRATEGIES = ("ContractPairBroadcast", "ContractMatmul")
 FORCED = "opt-forced-"
 
 
-def forced_variant(strategy: str) -> Variant:
-    """``strategy`` forced as ``eqsat.forced_strategies`` forces MLIR's choices: every other
-    lowering of its op priced out, the op itself kept only where the strategy does not apply.
-    A campaign forces one strategy per batch in turn, so that every strategy is checked, also
-    those no target's cost model picks for the generated shapes."""
+def forced_variant(strategies: str | list[str]) -> Variant:
+    """``strategies`` (at most one per op family) forced as ``eqsat.forced_strategies``
+    forces MLIR's choices: every other lowering of their ops priced out, each op kept only
+    where its strategy does not apply. A campaign forces one strategy of every family per
+    batch, each family's in turn, so that every strategy is checked, also those no target's
+    cost model picks for the generated shapes."""
     from eqsat.cost import vv_cost
     from eqsat.forced_strategies import KEPT_OP_COST
     from eqsat.strategies import STRATEGIES
 
-    own = next(f for f in FAMILY_OPS if strategy.startswith(f))
-    over = {s: float("inf") for s in STRATEGIES if s.startswith(own) and s != strategy}
-    over[own] = KEPT_OP_COST
-    fast = strategy in FAST_MATH_STRATEGIES
-    return Variant(f"{FORCED}{strategy}", _optimize(cost=vv_cost(over), fast_math=fast),
+    names = [strategies] if isinstance(strategies, str) else list(strategies)
+    over: dict[str, float] = {}
+    for strategy in names:
+        own = _family(strategy)
+        over.update({s: float("inf") for s in STRATEGIES if _family(s) == own and s != strategy})
+        over[own] = KEPT_OP_COST
+    fast = any(s in FAST_MATH_STRATEGIES for s in names)
+    return Variant(FORCED + "+".join(names), _optimize(cost=vv_cost(over), fast_math=fast),
                    fast_math=fast)
 
 
-def forced_strategies() -> list[str]:
+def _family(strategy: str) -> str:
+    return next(f for f in FAMILY_OPS if strategy.startswith(f))
+
+
+def forced_for_batch(k: int) -> list[str]:
+    """The strategies batch ``k`` forces: the ``k``-th (cyclically) of every family."""
     from eqsat.strategies import STRATEGIES
 
-    return list(STRATEGIES)
+    out = []
+    for family in FAMILY_OPS:
+        members = [s for s in STRATEGIES if _family(s) == family]
+        out.append(members[k % len(members)])
+    return out
 
 
 def variant_named(name: str, chosen: list[Variant] | None = None) -> list[Variant]:
     """The variant called ``name`` (a forced one made anew), as a list for check_program."""
     if name.startswith(FORCED):
-        return [forced_variant(name.removeprefix(FORCED))]
+        return [forced_variant(name.removeprefix(FORCED).split("+"))]
     return [v for v in (chosen if chosen is not None else variants()) if v.name == name]
 
 
@@ -530,14 +543,13 @@ def main(argv: list[str] | None = None) -> int:
     tally = Tally()
     done = 0
     items = list(generate(n, args.seed, args.max_ops))
-    forced = [] if args.quick else forced_strategies()
     for at in range(0, len(items), args.batch):
         if args.max_seconds is not None and time.perf_counter() - start > args.max_seconds:
             print(f"stopped after {done} of {len(items)} programs: --max-seconds "
                   f"{args.max_seconds:g} reached", file=sys.stderr)
             break
         batch = items[at : at + args.batch]
-        extra = [forced_variant(forced[(at // args.batch) % len(forced)])] if forced else []
+        extra = [] if args.quick else [forced_variant(forced_for_batch(at // args.batch))]
         findings += check_batch(batch, chosen + extra, tally=tally)
         done += len(batch)
         if args.verbose:
@@ -577,11 +589,12 @@ def _write_report(path: Path, tally: Tally, done: int, findings: list[Finding], 
     head = ["# Fuzz campaign: coverage and findings", "", markdown_header(prov),
             f"**{done} programs checked, {mismatches} mismatches, {crashes} crashes, "
             f"{time.perf_counter() - start:.0f} s** (a shared, loaded 2-core machine)", "",
-            "Stages: " + ", ".join(v.name for v in variants()) + f", and {FORCED}<strategy>"
-            " (one strategy of eqsat.strategies forced per batch, in turn)", "",
+            "Stages: " + ", ".join(v.name for v in variants()) + f", and {FORCED}<strategies>"
+            " (one strategy of each family of eqsat.strategies forced per batch, each "
+            "family's in turn)", "",
             "Fast-math stages are compared within "
-            f"{FAST_MATH_ULPS} ulps of the largest finite output magnitude (at least 1), on "
-            "the ordinary-values input only."]
+            f"{FAST_MATH_ULPS} ulps of the largest finite magnitude among the inputs and the "
+            "reference results (at least 1), on the ordinary-values input only."]
     head += [f"- {f.kind} at {f.stage} (input seed {f.input_seed})" for f in findings]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(tally.report(head))

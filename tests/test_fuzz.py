@@ -178,3 +178,16 @@ def test_fast_math_tolerance() -> None:
     assert fuzz.close("( 1.5, 2 )\n", "( 1.50000001, 2 )\n")
     assert not fuzz.close("( 1.5, 2 )\n", "( 1.6, 2 )\n")
     assert not fuzz.close("( 1.5 )\n", "( 1.5, 2 )\n")
+
+
+def test_campaign_batches_force_every_strategy() -> None:
+    """Batch k forces the k-th strategy of every family: within as many batches as the
+    largest family has strategies, every strategy is forced once."""
+    from eqsat.strategies import STRATEGIES
+
+    seen = [s for k in range(6) for s in fuzz.forced_for_batch(k)]
+    assert set(seen) == set(STRATEGIES)
+    one = fuzz.forced_for_batch(2)
+    assert len({fuzz._family(s) for s in one}) == len(one) == len(fuzz.FAMILY_OPS)
+    (again,) = fuzz.variant_named(fuzz.forced_variant(one).name)
+    assert again.name == fuzz.forced_variant(one).name
