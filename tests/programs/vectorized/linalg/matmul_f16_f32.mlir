@@ -1,0 +1,13 @@
+// f16 x f16 into f32 (extf), multi_reduction form
+func.func @kernel(%A: memref<4x8xf16>, %B: memref<8x4xf16>, %C: memref<4x4xf32>) {
+  linalg.matmul ins(%A, %B : memref<4x8xf16>, memref<8x4xf16>) outs(%C : memref<4x4xf32>)
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %f = transform.get_parent_op %op {deduplicate, isolated_from_above} : (!transform.any_op) -> !transform.any_op
+    %v = transform.structured.vectorize_children_and_apply_patterns %f {disable_multi_reduction_to_contract_patterns} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

@@ -1,0 +1,12 @@
+// 4x8x6 matmul, whole op vectorized: broadcast reads, mulf + multi_reduction
+func.func @kernel(%A: memref<4x8xf32>, %B: memref<8x6xf32>, %C: memref<4x6xf32>) {
+  linalg.matmul ins(%A, %B : memref<4x8xf32>, memref<8x6xf32>) outs(%C : memref<4x6xf32>)
+  return
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["linalg.matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.structured.vectorize %op : !transform.any_op
+    transform.yield
+  }
+}

@@ -1,0 +1,561 @@
+"""Regenerate the vectorized corpus: linalg kernels vectorized by mlir-opt-22 itself.
+
+Each case below is a linalg kernel on static shapes (memrefs; tensors where the op only
+vectorizes there, then ``--one-shot-bufferize``) and a transform script: the whole op through
+``transform.structured.vectorize``, ``vectorize_children_and_apply_patterns`` with and without
+folding into ``vector.contract``, tiling with ``tile_using_for`` then either, and masked
+vectorization with ``vector_sizes`` on partial tiles. For each case this writes
+
+* ``linalg/NAME.mlir``: the source (kernel + transform script), ours, checked in;
+* ``NAME.mlir``: mlir-opt-22's output with a ``@entry`` driver appended that fills every
+  argument deterministically, calls ``@kernel`` and prints the outputs;
+* ``NAME.expected``: what mlir-runner-22 prints for it (``tests/mlir_tools.py`` lowers it).
+
+The corpus tests (``tests/test_vectorized_corpus.py``) need none of MLIR: everything they read
+is checked in. Run from the repository root::
+
+    python tests/programs/vectorized/regenerate.py            # every case
+    python tests/programs/vectorized/regenerate.py matmul_f32_whole conv_1d_nwc
+    python tests/programs/vectorized/regenerate.py --list
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests import mlir_tools  # noqa: E402
+
+BUFFERIZE = (
+    "--one-shot-bufferize=bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map",
+    "--drop-equivalent-buffer-results",
+)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One program: a kernel body (``func.func @kernel``), how to vectorize it, what it prints.
+
+    ``schedule`` is the body of the transform script, with ``OP`` standing for the matched
+    op's handle; ``outputs`` are the indices of the kernel arguments printed after the call;
+    ``scale`` multiplies the (integer) fill values of float arguments."""
+
+    name: str
+    kernel: str
+    op: str
+    schedule: str
+    summary: str
+    outputs: tuple[int, ...] = (-1,)
+    scale: float = 1.0
+    tensors: bool = False
+
+
+# -- transform scripts ----------------------------------------------------------------------------
+WHOLE = "transform.structured.vectorize OP : !transform.any_op"
+CHILDREN = (
+    "%f = transform.get_parent_op OP {deduplicate, isolated_from_above} : (!transform.any_op) -> !transform.any_op\n"
+    "%v = transform.structured.vectorize_children_and_apply_patterns %f : (!transform.any_op) -> !transform.any_op"
+)
+CHILDREN_NOFOLD = CHILDREN.replace(
+    "apply_patterns %f :", "apply_patterns %f {disable_multi_reduction_to_contract_patterns} :"
+)
+
+
+def tiled(tiles: list[int], then: str, sizes: list[int] | None = None) -> str:
+    """Tile with ``tile_using_for``, then ``then`` (WHOLE, CHILDREN, ...) on the tile; with
+    ``sizes``, masked vectorization of the tile to those vector sizes."""
+    n = sum(1 for t in tiles if t)
+    loops = ", ".join(["!transform.any_op"] * n)
+    head = (
+        f"%t, %loops:{n} = transform.structured.tile_using_for OP tile_sizes {tiles} : "
+        f"(!transform.any_op) -> (!transform.any_op, {loops})\n"
+    )
+    if sizes is not None:
+        return head + f"transform.structured.vectorize %t vector_sizes {sizes} : !transform.any_op"
+    return head + then.replace("OP", "%t")
+
+
+def decomposed(tiles: list[int], then: str) -> str:
+    """Tile the window dims to 1, decompose the 2-D op into a 1-D one, then ``then``."""
+    return tiled(tiles, "").rstrip("\n") + (
+        "\n%d = transform.structured.decompose %t : (!transform.any_op) -> !transform.any_op\n"
+        + then.replace("OP", "%d")
+    )
+
+
+def _mm(m: int, k: int, n: int, e: str = "f32", acc: str | None = None) -> str:
+    acc = acc or e
+    return (
+        f"func.func @kernel(%A: memref<{m}x{k}x{e}>, %B: memref<{k}x{n}x{e}>, %C: memref<{m}x{n}x{acc}>) {{\n"
+        f"  linalg.matmul ins(%A, %B : memref<{m}x{k}x{e}>, memref<{k}x{n}x{e}>) outs(%C : memref<{m}x{n}x{acc}>)\n"
+        "  return\n}"
+    )
+
+
+def _generic(args: list[str], maps: list[str], iters: list[str], n_in: int, body: str) -> str:
+    """A linalg.generic kernel on memrefs ``args`` (the first ``n_in`` are inputs)."""
+    sig = ", ".join(f"%a{i}: {t}" for i, t in enumerate(args))
+    ins = ", ".join(f"%a{i}" for i in range(n_in))
+    outs = ", ".join(f"%a{i}" for i in range(n_in, len(args)))
+    tin = ", ".join(args[:n_in])
+    tout = ", ".join(args[n_in:])
+    bargs = ", ".join(f"%x{i}: {_elem(t)}" for i, t in enumerate(args))
+    its = ", ".join(f'"{i}"' for i in iters)
+    return (
+        f"func.func @kernel({sig}) {{\n"
+        f"  linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{its}]}}\n"
+        f"      ins({ins} : {tin}) outs({outs} : {tout}) {{\n"
+        f"  ^bb0({bargs}):\n{body}\n  }}\n  return\n}}"
+    )
+
+
+def _elem(t: str) -> str:
+    return t.rsplit("x", 1)[1].rstrip(">")
+
+
+def _named(op: str, ins: list[str], outs: list[str], attrs: str = "", tail: str = "") -> str:
+    """A named linalg op on memrefs: ``op attrs ins(...) outs(...) tail``."""
+    args = ins + outs
+    sig = ", ".join(f"%a{i}: {t}" for i, t in enumerate(args))
+    names_in = ", ".join(f"%a{i}" for i in range(len(ins)))
+    names_out = ", ".join(f"%a{i}" for i in range(len(ins), len(args)))
+    return (
+        f"func.func @kernel({sig}) {{\n"
+        f"  {op} {attrs}ins({names_in} : {', '.join(ins)}) outs({names_out} : {', '.join(outs)}){tail}\n"
+        "  return\n}"
+    )
+
+
+def _tensor_named(op: str, ins: list[str], out: str, attrs: str = "") -> str:
+    """A named linalg op on tensors returning its result (bufferized after vectorization)."""
+    sig = ", ".join(f"%a{i}: {t}" for i, t in enumerate(ins + [out]))
+    names_in = ", ".join(f"%a{i}" for i in range(len(ins)))
+    return (
+        f"func.func @kernel({sig}) -> {out} {{\n"
+        f"  %r = {op} {attrs}ins({names_in} : {', '.join(ins)}) outs(%a{len(ins)} : {out}) -> {out}\n"
+        f"  return %r : {out}\n}}"
+    )
+
+
+CONV = "{dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} "
+CONV2 = "{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} "
+CONV_S2 = "{dilations = dense<1> : tensor<1xi64>, strides = dense<2> : tensor<1xi64>} "
+ID2 = "affine_map<(d0, d1) -> (d0, d1)>"
+ROW2 = "affine_map<(d0, d1) -> (d0)>"
+
+SOFTMAX = """func.func @kernel(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
+  %m = memref.alloca() : memref<4xf32>
+  %s = memref.alloca() : memref<4xf32>
+  %ninf = arith.constant -3.0e+38 : f32
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%ninf : f32) outs(%m : memref<4xf32>)
+  linalg.fill ins(%zero : f32) outs(%s : memref<4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x8xf32>) outs(%m : memref<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maxnumf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %m : memref<4x8xf32>, memref<4xf32>) outs(%y : memref<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %d = arith.subf %a, %b : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%y : memref<4x8xf32>) outs(%s : memref<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%s : memref<4xf32>) outs(%y : memref<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.divf %b, %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}"""
+
+LAYERNORM = """func.func @kernel(%x: memref<4x16xf32>, %g: memref<16xf32>, %y: memref<4x16xf32>) {
+  %mean = memref.alloca() : memref<4xf32>
+  %var = memref.alloca() : memref<4xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%mean : memref<4xf32>)
+  linalg.fill ins(%zero : f32) outs(%var : memref<4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x16xf32>) outs(%mean : memref<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %n = arith.constant 0.0625 : f32
+    %s = arith.mulf %a, %n : f32
+    %r = arith.addf %s, %b : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x, %mean : memref<4x16xf32>, memref<4xf32>) outs(%var : memref<4xf32>) {
+  ^bb0(%a: f32, %m: f32, %b: f32):
+    %n = arith.constant 0.0625 : f32
+    %d = arith.subf %a, %m : f32
+    %d2 = arith.mulf %d, %d : f32
+    %s = arith.mulf %d2, %n : f32
+    %r = arith.addf %s, %b : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %mean, %var, %g : memref<4x16xf32>, memref<4xf32>, memref<4xf32>, memref<16xf32>) outs(%y : memref<4x16xf32>) {
+  ^bb0(%a: f32, %m: f32, %v: f32, %w: f32, %o: f32):
+    %eps = arith.constant 1.0e-05 : f32
+    %d = arith.subf %a, %m : f32
+    %ve = arith.addf %v, %eps : f32
+    %r = math.rsqrt %ve : f32
+    %n = arith.mulf %d, %r : f32
+    %s = arith.mulf %n, %w : f32
+    linalg.yield %s : f32
+  }
+  return
+}"""
+
+M = "memref"
+CASES: list[Case] = [
+    # -- matmul --------------------------------------------------------------------------------
+    Case("matmul_f32_whole", _mm(4, 8, 6), "linalg.matmul", WHOLE,
+         "4x8x6 matmul, whole op vectorized: broadcast reads, mulf + multi_reduction"),
+    Case("matmul_f32_children", _mm(4, 8, 6), "linalg.matmul", CHILDREN,
+         "4x8x6 matmul through vectorize_children_and_apply_patterns: vector.contract"),
+    Case("matmul_f32_nofold", _mm(4, 8, 6), "linalg.matmul", CHILDREN_NOFOLD,
+         "same without folding into contract: mulf + multi_reduction after patterns"),
+    Case("matmul_f32_tiled", _mm(8, 16, 16), "linalg.matmul", tiled([4, 8, 8], CHILDREN),
+         "8x16x16 matmul tiled 4x8x8 in scf.for loops over subviews, tiles to contract"),
+    Case("matmul_f32_masked", _mm(8, 16, 12), "linalg.matmul", tiled([4, 8, 8], "", [4, 8, 8]),
+         "8x16x12 matmul tiled 4x8x8 with a partial tile: affine.min, create_mask, vector.mask, ub.poison padding"),
+    Case("matmul_f32_masked_odd", _mm(3, 5, 7), "linalg.matmul", WHOLE.replace(
+        "OP :", "OP vector_sizes [4, 8, 8] :"),
+         "3x5x7 matmul masked to vector sizes 4x8x8 (every dim partial)"),
+    Case("matmul_i32_children", _mm(4, 4, 8, "i32"), "linalg.matmul", CHILDREN,
+         "i32 matmul to contract"),
+    Case("matmul_i8_i32", _mm(4, 8, 4, "i8", "i32"), "linalg.matmul", CHILDREN,
+         "i8 x i8 into i32: extsi folded into the contraction"),
+    Case("matmul_f16_f32", _mm(4, 8, 4, "f16", "f32"), "linalg.matmul", CHILDREN_NOFOLD,
+         "f16 x f16 into f32 (extf), multi_reduction form"),
+    Case("matmul_transpose_b", _generic(
+        [f"{M}<4x8xf32>", f"{M}<6x8xf32>", f"{M}<4x6xf32>"],
+        ["affine_map<(d0, d1, d2) -> (d0, d2)>", "affine_map<(d0, d1, d2) -> (d1, d2)>",
+         "affine_map<(d0, d1, d2) -> (d0, d1)>"], ["parallel", "parallel", "reduction"], 2,
+        "    %p = arith.mulf %x0, %x1 : f32\n    %s = arith.addf %x2, %p : f32\n"
+        "    linalg.yield %s : f32"), "linalg.generic", CHILDREN,
+         "A * B^T as a generic: contract with a transposed rhs map"),
+    Case("batch_matmul_children", _named("linalg.batch_matmul",
+         [f"{M}<2x4x8xf32>", f"{M}<2x8x4xf32>"], [f"{M}<2x4x4xf32>"]), "linalg.batch_matmul",
+         CHILDREN, "batch matmul 2x4x8x4 to a contract with a batch dim"),
+    Case("batch_matmul_whole", _named("linalg.batch_matmul",
+         [f"{M}<3x2x4xf32>", f"{M}<3x4x5xf32>"], [f"{M}<3x2x5xf32>"]), "linalg.batch_matmul",
+         WHOLE, "batch matmul 3x2x4x5, whole op: 4-D multi_reduction"),
+    Case("batch_matmul_masked", _named("linalg.batch_matmul",
+         [f"{M}<2x3x5xf32>", f"{M}<2x5x6xf32>"], [f"{M}<2x3x6xf32>"]), "linalg.batch_matmul",
+         WHOLE.replace("OP :", "OP vector_sizes [2, 4, 8, 8] :"),
+         "batch matmul masked to 2x4x8x8"),
+    Case("batch_reduce_matmul", _named("linalg.batch_reduce_matmul",
+         [f"{M}<3x4x8xf32>", f"{M}<3x8x4xf32>"], [f"{M}<4x4xf32>"]),
+         "linalg.batch_reduce_matmul", CHILDREN, "batch-reduce matmul: two reduction dims"),
+    Case("matvec", _named("linalg.matvec", [f"{M}<8x16xf32>", f"{M}<16xf32>"], [f"{M}<8xf32>"]),
+         "linalg.matvec", CHILDREN, "matrix-vector product to contract"),
+    Case("vecmat_i32", _named("linalg.vecmat", [f"{M}<8xi32>", f"{M}<8x4xi32>"], [f"{M}<4xi32>"]),
+         "linalg.vecmat", CHILDREN_NOFOLD, "vector-matrix product, i32, multi_reduction form"),
+    Case("dot_f32", _named("linalg.dot", [f"{M}<16xf32>", f"{M}<16xf32>"], [f"{M}<f32>"]),
+         "linalg.dot", CHILDREN, "dot product into a 0-D memref"),
+    # -- convolutions and pooling ----------------------------------------------------------------
+    Case("conv_1d_nwc_wcf", _named("linalg.conv_1d_nwc_wcf",
+         [f"{M}<1x10x3xf32>", f"{M}<3x3x4xf32>"], [f"{M}<1x8x4xf32>"], CONV),
+         "linalg.conv_1d_nwc_wcf", CHILDREN, "1-D convolution NWC/WCF: unrolled over the window"),
+    Case("conv_1d_nwc_strided", _named("linalg.conv_1d_nwc_wcf",
+         [f"{M}<2x9x2xf32>", f"{M}<3x2x3xf32>"], [f"{M}<2x4x3xf32>"], CONV_S2),
+         "linalg.conv_1d_nwc_wcf", WHOLE, "1-D convolution with stride 2, batch 2"),
+    Case("conv_2d_nhwc_hwcf", _tensor_named("linalg.conv_2d_nhwc_hwcf",
+         ["tensor<1x6x6x3xf32>", "tensor<3x3x3x4xf32>"], "tensor<1x4x4x4xf32>", CONV2),
+         "linalg.conv_2d_nhwc_hwcf", decomposed([0, 1, 0, 0, 1], CHILDREN),
+         "2-D convolution on tensors: tiled to unit height, decomposed to 1-D, vectorized, bufferized",
+         tensors=True),
+    Case("depthwise_conv_1d", _named("linalg.depthwise_conv_1d_nwc_wc",
+         [f"{M}<1x10x8xf32>", f"{M}<3x8xf32>"], [f"{M}<1x8x8xf32>"], CONV),
+         "linalg.depthwise_conv_1d_nwc_wc", CHILDREN, "depthwise 1-D convolution: fma per tap"),
+    Case("depthwise_conv_2d", _tensor_named("linalg.depthwise_conv_2d_nhwc_hwc",
+         ["tensor<1x5x5x4xf32>", "tensor<2x2x4xf32>"], "tensor<1x4x4x4xf32>", CONV2),
+         "linalg.depthwise_conv_2d_nhwc_hwc", decomposed([0, 1, 0, 0, 1], CHILDREN),
+         "depthwise 2-D convolution on tensors, decomposed to 1-D", tensors=True),
+    Case("pooling_nwc_max", _named("linalg.pooling_nwc_max",
+         [f"{M}<1x10x4xf32>", f"{M}<3xf32>"], [f"{M}<1x8x4xf32>"], CONV),
+         "linalg.pooling_nwc_max", CHILDREN, "1-D max pooling: maximumf over the window"),
+    Case("pooling_nwc_sum_i32", _named("linalg.pooling_nwc_sum",
+         [f"{M}<1x9x4xi32>", f"{M}<2xi32>"], [f"{M}<1x8x4xi32>"], CONV),
+         "linalg.pooling_nwc_sum", WHOLE, "1-D sum pooling on i32"),
+    Case("pooling_nhwc_max", _tensor_named("linalg.pooling_nhwc_max",
+         ["tensor<1x5x5x4xf32>", "tensor<2x2xf32>"], "tensor<1x4x4x4xf32>", CONV2),
+         "linalg.pooling_nhwc_max", decomposed([0, 1, 0, 0, 1], CHILDREN),
+         "2-D max pooling on tensors, decomposed to 1-D", tensors=True),
+    # -- reductions ---------------------------------------------------------------------------
+    Case("reduce_rows", _named("linalg.reduce", [f"{M}<4x16xf32>"], [f"{M}<4xf32>"],
+         tail=" dimensions = [1]\n    (%x: f32, %y: f32) {\n      %s = arith.addf %x, %y : f32\n"
+              "      linalg.yield %s : f32\n    }"),
+         "linalg.reduce", CHILDREN, "row sums: multi_reduction over the inner dim"),
+    Case("reduce_cols_max", _named("linalg.reduce", [f"{M}<8x4xf32>"], [f"{M}<4xf32>"],
+         tail=" dimensions = [0]\n    (%x: f32, %y: f32) {\n      %s = arith.maximumf %x, %y : f32\n"
+              "      linalg.yield %s : f32\n    }"),
+         "linalg.reduce", WHOLE, "column maxima: multi_reduction over the outer dim"),
+    Case("reduce_3d_mid_i32", _named("linalg.reduce", [f"{M}<2x6x4xi32>"], [f"{M}<2x4xi32>"],
+         tail=" dimensions = [1]\n    (%x: i32, %y: i32) {\n      %s = arith.addi %x, %y : i32\n"
+              "      linalg.yield %s : i32\n    }"),
+         "linalg.reduce", CHILDREN, "i32 sum over the middle dim of a 3-D memref"),
+    Case("reduce_all_f16", _named("linalg.reduce", [f"{M}<4x8xf16>"], [f"{M}<f16>"],
+         tail=" dimensions = [0, 1]\n    (%x: f16, %y: f16) {\n      %s = arith.addf %x, %y : f16\n"
+              "      linalg.yield %s : f16\n    }"),
+         "linalg.reduce", WHOLE, "f16 sum of every element into a 0-D memref"),
+    Case("reduce_masked_rows", _named("linalg.reduce", [f"{M}<3x10xf32>"], [f"{M}<3xf32>"],
+         tail=" dimensions = [1]\n    (%x: f32, %y: f32) {\n      %s = arith.addf %x, %y : f32\n"
+              "      linalg.yield %s : f32\n    }"),
+         "linalg.reduce", WHOLE.replace("OP :", "OP vector_sizes [4, 16] :"),
+         "row sums masked to 4x16 (masked multi_reduction, poison padding)"),
+    # -- data movement ------------------------------------------------------------------------
+    Case("transpose_2d", _named("linalg.transpose", [f"{M}<4x8xf32>"], [f"{M}<8x4xf32>"],
+         tail=" permutation = [1, 0]"), "linalg.transpose", CHILDREN, "2-D transpose"),
+    Case("transpose_3d_i8", _named("linalg.transpose", [f"{M}<2x3x4xi8>"], [f"{M}<4x2x3xi8>"],
+         tail=" permutation = [2, 0, 1]"), "linalg.transpose", WHOLE, "3-D transpose of i8"),
+    Case("broadcast_rows", _named("linalg.broadcast", [f"{M}<8xf32>"], [f"{M}<4x8xf32>"],
+         tail=" dimensions = [0]"), "linalg.broadcast", CHILDREN, "a row broadcast to 4 rows"),
+    Case("broadcast_add_i16", _generic(
+        [f"{M}<4x8xi16>", f"{M}<4xi16>", f"{M}<4x8xi16>"], [ID2, ROW2, ID2],
+        ["parallel", "parallel"], 2,
+        "    %s = arith.addi %x0, %x1 : i16\n    %m = arith.muli %s, %s : i16\n"
+        "    linalg.yield %m : i16"), "linalg.generic", WHOLE,
+         "i16 column broadcast, add and square (transposed broadcast read)"),
+    Case("elementwise_i8", _generic(
+        [f"{M}<4x16xi8>", f"{M}<4x16xi8>", f"{M}<4x16xi8>"], [ID2, ID2, ID2],
+        ["parallel", "parallel"], 2,
+        "    %m = arith.muli %x0, %x1 : i8\n    %a = arith.maxsi %m, %x0 : i8\n"
+        "    %s = arith.shrsi %a, %x2 : i8\n    %c = arith.cmpi slt, %x0, %x1 : i8\n"
+        "    %r = arith.select %c, %a, %s : i8\n    linalg.yield %r : i8"),
+         "linalg.generic", CHILDREN, "i8 muli/maxsi/shrsi/cmpi/select"),
+    Case("elementwise_f16", _generic(
+        [f"{M}<2x8xf16>", f"{M}<2x8xf32>"], [ID2, ID2], ["parallel", "parallel"], 1,
+        "    %e = arith.extf %x0 : f16 to f32\n    %h = arith.mulf %e, %e : f32\n"
+        "    %a = math.absf %x0 : f16\n    %b = arith.extf %a : f16 to f32\n"
+        "    %s = arith.subf %h, %b : f32\n    linalg.yield %s : f32"),
+         "linalg.generic", WHOLE, "f16 -> f32 extf, mulf, absf, subf", scale=0.5),
+    Case("fill_copy", """func.func @kernel(%a: memref<4x8xf32>, %b: memref<4x8xf32>) {
+  %c = arith.constant 2.5 : f32
+  linalg.copy ins(%a : memref<4x8xf32>) outs(%b : memref<4x8xf32>)
+  %s = memref.subview %b[1, 2] [2, 4] [1, 1] : memref<4x8xf32> to memref<2x4xf32, strided<[8, 1], offset: 10>>
+  linalg.fill ins(%c : f32) outs(%s : memref<2x4xf32, strided<[8, 1], offset: 10>>)
+  return
+}""", "linalg.fill", CHILDREN, "copy then fill a strided subview"),
+    Case("softmax_rows", SOFTMAX, "linalg.generic", CHILDREN,
+         "softmax over rows: max, exp(x - max), sum, divide", scale=0.25),
+    Case("layernorm_rows", LAYERNORM, "linalg.generic", CHILDREN,
+         "layernorm over rows: mean, variance, rsqrt, scale", scale=0.5),
+]
+
+
+# -- the driver -----------------------------------------------------------------------------------
+class _Consts:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.seen: set[int] = set()
+
+    def __call__(self, v: int) -> str:
+        name = f"%c{v}" if v >= 0 else f"%cm{-v}"
+        if v not in self.seen:
+            self.seen.add(v)
+            self.lines.append(f"  {name} = arith.constant {v} : index")
+        return name
+
+
+def _memref_parts(t: str) -> tuple[list[int], str]:
+    m = re.fullmatch(r"memref<((?:\d+x)*)([a-z0-9]+)>", t.strip())
+    if m is None:
+        raise ValueError(f"driver: unsupported kernel argument type {t}")
+    dims = [int(d) for d in m.group(1).split("x") if d]
+    return dims, m.group(2)
+
+
+def driver(signature: list[str], results: list[str], outputs: tuple[int, ...],
+           scale: float) -> str:
+    """``@entry``: allocate and fill every argument, call ``@kernel``, print the outputs row
+    by row. Element ``f`` (row-major) of argument ``k`` is ``((7 f + 5 k + 3) mod 11) - 5``
+    (times ``scale`` for floats): small integers, so sums are exact in any order."""
+    c = _Consts()
+    body: list[str] = []
+    args = []
+    for k, t in enumerate(signature):
+        dims, e = _memref_parts(t)
+        name = f"%arg{k}"
+        args.append(name)
+        body.append(f"  {name} = memref.alloc() : {t}")
+        ivs = [f"%i{k}_{d}" for d in range(len(dims))]
+        indent = "  "
+        for d, n in enumerate(dims):
+            body.append(f"{indent}scf.for {ivs[d]} = {c(0)} to {c(n)} step {c(1)} {{")
+            indent += "  "
+        flat = c(0)
+        for d, n in enumerate(dims):
+            body.append(f"{indent}%f{k}_{d}a = arith.muli {flat}, {c(n)} : index")
+            body.append(f"{indent}%f{k}_{d} = arith.addi %f{k}_{d}a, {ivs[d]} : index")
+            flat = f"%f{k}_{d}"
+        body += [
+            f"{indent}%v{k}a = arith.muli {flat}, {c(7)} : index",
+            f"{indent}%v{k}b = arith.addi %v{k}a, {c(5 * k + 3)} : index",
+            f"{indent}%v{k}c = arith.remsi %v{k}b, {c(11)} : index",
+            f"{indent}%v{k}d = arith.subi %v{k}c, {c(5)} : index",
+            f"{indent}%v{k}e = arith.index_cast %v{k}d : index to i32",
+        ]
+        if e.startswith(("f", "bf")):
+            body.append(f"{indent}%v{k}f = arith.sitofp %v{k}e : i32 to f32")
+            body.append(f"{indent}%v{k}g = arith.constant {scale!r} : f32")
+            body.append(f"{indent}%v{k}h = arith.mulf %v{k}f, %v{k}g : f32")
+            val = f"%v{k}h"
+            if e != "f32":
+                body.append(f"{indent}%v{k}i = arith.truncf %v{k}h : f32 to {e}")
+                val = f"%v{k}i"
+        else:
+            val = f"%v{k}e"
+            if e != "i32":
+                body.append(f"{indent}%v{k}i = arith.trunci %v{k}e : i32 to {e}")
+                val = f"%v{k}i"
+        idx = ", ".join(ivs)
+        body.append(f"{indent}memref.store {val}, {name}[{idx}] : {t}")
+        for _ in dims:
+            indent = indent[:-2]
+            body.append(f"{indent}}}")
+    types = ", ".join(signature)
+    if results:
+        names = ", ".join(f"%ret{i}" for i in range(len(results)))
+        body.append(f"  {names} = call @kernel({', '.join(args)}) : ({types}) -> ({', '.join(results)})")
+    else:
+        body.append(f"  call @kernel({', '.join(args)}) : ({types}) -> ()")
+    for k in outputs:
+        k = k % len(signature)
+        body += _print_memref(f"%arg{k}", signature[k], c, f"p{k}")
+    for k in range(len(signature)):
+        body.append(f"  memref.dealloc %arg{k} : {signature[k]}")
+    return "func.func @entry() {\n" + "\n".join(c.lines + body) + "\n  return\n}"
+
+
+def _print_memref(name: str, t: str, c: _Consts, tag: str) -> list[str]:
+    dims, e = _memref_parts(t)
+    out, indent = [], "  "
+    pad = f"%{tag}pad"
+    zero = "0.0" if e.startswith(("f", "bf")) else "0"
+    out.append(f"  {pad} = arith.constant {zero} : {e}")
+    if not dims:
+        out.append(f"  %{tag}v = memref.load {name}[] : {t}")
+        out.append(f"  vector.print %{tag}v : {e}")
+        return out
+    ivs = [f"%{tag}i{d}" for d in range(len(dims) - 1)]
+    for d, n in enumerate(dims[:-1]):
+        out.append(f"{indent}scf.for {ivs[d]} = {c(0)} to {c(n)} step {c(1)} {{")
+        indent += "  "
+    idx = ", ".join(ivs + [c(0)])
+    vt = f"vector<{dims[-1]}x{e}>"
+    out.append(f"{indent}%{tag}r = vector.transfer_read {name}[{idx}], {pad} : {t}, {vt}")
+    out.append(f"{indent}vector.print %{tag}r : {vt}")
+    for _ in dims[:-1]:
+        indent = indent[:-2]
+        out.append(f"{indent}}}")
+    return out
+
+
+# -- generation -----------------------------------------------------------------------------------
+def source(case: Case) -> str:
+    """The checked-in linalg source: kernel and transform script."""
+    script = case.schedule.replace("OP", "%op")
+    lines = "\n".join("    " + l for l in script.splitlines())
+    return (
+        f"// {case.summary}\n"
+        f"{case.kernel}\n"
+        "module attributes {transform.with_named_sequence} {\n"
+        "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {\n"
+        f'    %op = transform.structured.match ops{{["{case.op}"]}} in %root : '
+        "(!transform.any_op) -> !transform.any_op\n"
+        f"{lines}\n    transform.yield\n  }}\n}}\n"
+    )
+
+
+def _mlir_opt(text: str, passes: tuple[str, ...]) -> str:
+    opt = mlir_tools.find_tool("mlir-opt", 22)
+    if opt is None:
+        raise SystemExit("regenerate.py: mlir-opt-22 not found (install MLIR 22)")
+    r = subprocess.run([opt, *passes], input=text, capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr.strip())
+    return r.stdout
+
+
+def vectorize(case: Case, src: str) -> str:
+    """mlir-opt-22's vectorized kernel (schedule erased, bufferized where on tensors)."""
+    passes = ("--transform-interpreter", "--test-transform-dialect-erase-schedule")
+    if case.tensors:
+        passes += BUFFERIZE
+    out = _mlir_opt(src, passes)
+    out = re.sub(r"\n  module attributes \{transform.with_named_sequence\} \{\n  \}", "", out)
+    if "linalg." in out:
+        raise RuntimeError("linalg ops left after vectorization:\n" + out)
+    return out
+
+
+def program(case: Case, vectorized: str) -> str:
+    m = re.search(r"func\.func @kernel\((.*?)\)(?: -> \(?(.*?)\)?)? \{", vectorized)
+    assert m is not None, "no @kernel in the vectorized output"
+    sig = [re.sub(r"^%\w+: ", "", a.strip()) for a in re.split(r", (?=%)", m.group(1))]
+    results = [r.strip() for r in m.group(2).split(",")] if m.group(2) else []
+    entry = driver(sig, results, case.outputs, case.scale)
+    body = vectorized.rstrip()
+    assert body.endswith("}"), "unexpected mlir-opt output"
+    indented = "\n".join("  " + l if l else l for l in entry.splitlines())
+    header = (
+        "// REFERENCE: mlir22\n"
+        f"// {case.summary}.\n"
+        f"// Generated by tests/programs/vectorized/regenerate.py from linalg/{case.name}.mlir\n"
+        "// (mlir-opt-22 vectorized @kernel; the @entry driver is ours). Do not edit.\n"
+    )
+    return header + body[:-1] + indented + "\n}\n"
+
+
+def generate(case: Case) -> None:
+    src = source(case)
+    (HERE / "linalg").mkdir(exist_ok=True)
+    (HERE / "linalg" / f"{case.name}.mlir").write_text(src)
+    text = program(case, vectorize(case, src))
+    (HERE / f"{case.name}.mlir").write_text(text)
+    out = mlir_tools.run_text_with_mlir(text, 22)
+    (HERE / f"{case.name}.expected").write_text(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description="Regenerate tests/programs/vectorized/ with mlir-opt-22 and mlir-runner-22."
+    )
+    ap.add_argument("names", nargs="*", help="cases to regenerate (default: all)")
+    ap.add_argument("--list", action="store_true", help="list the cases and exit")
+    args = ap.parse_args(argv)
+    by_name = {c.name: c for c in CASES}
+    if args.list:
+        for c in CASES:
+            print(f"{c.name:24} {c.summary}")
+        return 0
+    unknown = [n for n in args.names if n not in by_name]
+    if unknown:
+        ap.error(f"unknown case(s): {', '.join(unknown)}")
+    failed = 0
+    for name in args.names or list(by_name):
+        try:
+            generate(by_name[name])
+            print(f"ok      {name}")
+        except (RuntimeError, mlir_tools.MLIRError, AssertionError, ValueError) as e:
+            failed += 1
+            print(f"FAILED  {name}: {str(e)[:2000]}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
