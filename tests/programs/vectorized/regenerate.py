@@ -146,6 +146,14 @@ def _tensor_named(op: str, ins: list[str], out: str, attrs: str = "") -> str:
     )
 
 
+def _reduce(src: str, dst: str, dims: list[int], combine: str) -> str:
+    """``linalg.reduce`` of ``src`` over ``dims`` into ``dst`` with the op ``combine``."""
+    e = _elem(src)
+    return _named("linalg.reduce", [src], [dst], tail=(
+        f" dimensions = {dims}\n    (%x: {e}, %y: {e}) {{\n      %s = {combine} %x, %y : {e}\n"
+        "      linalg.yield %s : " + e + "\n    }"))
+
+
 CONV = "{dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} "
 CONV2 = "{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} "
 CONV_S2 = "{dilations = dense<1> : tensor<1xi64>, strides = dense<2> : tensor<1xi64>} "
@@ -296,25 +304,15 @@ CASES: list[Case] = [
          "linalg.pooling_nhwc_max", decomposed([0, 1, 0, 0, 1], CHILDREN),
          "2-D max pooling on tensors, decomposed to 1-D", tensors=True),
     # -- reductions ---------------------------------------------------------------------------
-    Case("reduce_rows", _named("linalg.reduce", [f"{M}<4x16xf32>"], [f"{M}<4xf32>"],
-         tail=" dimensions = [1]\n    (%x: f32, %y: f32) {\n      %s = arith.addf %x, %y : f32\n"
-              "      linalg.yield %s : f32\n    }"),
+    Case("reduce_rows", _reduce(f"{M}<4x16xf32>", f"{M}<4xf32>", [1], "arith.addf"),
          "linalg.reduce", CHILDREN, "row sums: multi_reduction over the inner dim"),
-    Case("reduce_cols_max", _named("linalg.reduce", [f"{M}<8x4xf32>"], [f"{M}<4xf32>"],
-         tail=" dimensions = [0]\n    (%x: f32, %y: f32) {\n      %s = arith.maximumf %x, %y : f32\n"
-              "      linalg.yield %s : f32\n    }"),
+    Case("reduce_cols_max", _reduce(f"{M}<8x4xf32>", f"{M}<4xf32>", [0], "arith.maximumf"),
          "linalg.reduce", WHOLE, "column maxima: multi_reduction over the outer dim"),
-    Case("reduce_3d_mid_i32", _named("linalg.reduce", [f"{M}<2x6x4xi32>"], [f"{M}<2x4xi32>"],
-         tail=" dimensions = [1]\n    (%x: i32, %y: i32) {\n      %s = arith.addi %x, %y : i32\n"
-              "      linalg.yield %s : i32\n    }"),
+    Case("reduce_3d_mid_i32", _reduce(f"{M}<2x6x4xi32>", f"{M}<2x4xi32>", [1], "arith.addi"),
          "linalg.reduce", CHILDREN, "i32 sum over the middle dim of a 3-D memref"),
-    Case("reduce_all_f16", _named("linalg.reduce", [f"{M}<4x8xf16>"], [f"{M}<f16>"],
-         tail=" dimensions = [0, 1]\n    (%x: f16, %y: f16) {\n      %s = arith.addf %x, %y : f16\n"
-              "      linalg.yield %s : f16\n    }"),
+    Case("reduce_all_f16", _reduce(f"{M}<4x8xf16>", f"{M}<f16>", [0, 1], "arith.addf"),
          "linalg.reduce", WHOLE, "f16 sum of every element into a 0-D memref"),
-    Case("reduce_masked_rows", _named("linalg.reduce", [f"{M}<3x10xf32>"], [f"{M}<3xf32>"],
-         tail=" dimensions = [1]\n    (%x: f32, %y: f32) {\n      %s = arith.addf %x, %y : f32\n"
-              "      linalg.yield %s : f32\n    }"),
+    Case("reduce_masked_rows", _reduce(f"{M}<3x10xf32>", f"{M}<3xf32>", [1], "arith.addf"),
          "linalg.reduce", WHOLE.replace("OP :", "OP vector_sizes [4, 16] :"),
          "row sums masked to 4x16 (masked multi_reduction, poison padding)"),
     # -- data movement ------------------------------------------------------------------------
