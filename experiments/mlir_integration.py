@@ -15,7 +15,9 @@ lines too and print the interpreter's bytes. MLIR 22 runs the file's own RUN pip
 installed. ``--quick`` leaves the MLIR stage out and lowers the timeout to 20 s.
 
 Writes ``records.jsonl`` (one object per file), ``mlir_integration.md`` (a table and the
-summary) under ``--out`` and prints the summary line.
+summary, with the files' llvm-project revision: ``experiments/integration/corpus.py``
+extracts the directory from a checkout at a tag and records it) under ``--out`` and prints
+the summary line.
 """
 
 from __future__ import annotations
@@ -159,10 +161,18 @@ def main(argv: list[str] | None = None) -> int:
             f.write(json.dumps(r.to_json()) + "\n")
     line = summary(records, targets, left_out)
     counts = status_counts(records)
+    from experiments.integration.corpus import revision
+
+    rev = revision(args.dir)
+    if rev is None:
+        print(f"mlir_integration: warning: {args.dir} records no llvm-project revision (extract "
+              "it with experiments/integration/corpus.py)", file=sys.stderr)
+    origin = "llvm-project revision of the files: " + (
+        rev or "not recorded (no LLVM_REVISION file in the directory)")
     command = "python experiments/mlir_integration.py " + " ".join(sys.argv[1:] if argv is None
                                                                     else argv)
     (out_dir / "mlir_integration.md").write_text(
-        markdown(records, targets, [f"**{line}**", "", counts, "", f"`{command}`"]),
+        markdown(records, targets, [f"**{line}**", "", counts, "", origin, "", f"`{command}`"]),
         encoding="utf-8",
     )
     print(counts)

@@ -197,3 +197,59 @@ def test_bad_input_files_are_classified_not_crashed_on(tmp_path) -> None:
         "numeric.mlir": "unsupported",
     }
     assert "no function @nope" in recs["no_entry.mlir"]["reason"]
+
+
+# -- the corpus's revision ------------------------------------------------------------------------
+def _llvm_checkout(root: Path) -> str:
+    """A tiny git repository laid out like llvm-project, tagged llvmorg-22.1.8; its commit."""
+    import subprocess
+
+    from experiments.integration import corpus
+
+    d = root / corpus.SUBDIR
+    (d / "X86").mkdir(parents=True)
+    (d / "a.mlir").write_text("// RUN: true\n")
+    (d / "X86" / "b.mlir").write_text("// RUN: true\n")
+    (root / "README").write_text("not a test\n")
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True,
+                              text=True, env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+                                              "GIT_COMMITTER_NAME": "t",
+                                              "GIT_COMMITTER_EMAIL": "t@t", "HOME": str(root),
+                                              "PATH": os.environ["PATH"]}).stdout.strip()
+
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-qm", "tests")
+    git("tag", "llvmorg-22.1.8")
+    return git("rev-parse", "HEAD")
+
+
+def test_corpus_extracted_at_a_revision_records_it(tmp_path: Path) -> None:
+    from experiments.integration import corpus
+
+    commit = _llvm_checkout(tmp_path / "llvm")
+    dest = tmp_path / "cpu"
+    assert corpus.extract(tmp_path / "llvm", dest) == commit
+    assert (dest / "a.mlir").read_text() == "// RUN: true\n"
+    assert (dest / "X86" / "b.mlir").is_file() and not (dest / "README").exists()
+    assert corpus.revision(dest) == f"llvmorg-22.1.8 {commit}"
+    with pytest.raises(corpus.CorpusError, match="llvmorg-99"):
+        corpus.extract(tmp_path / "llvm", tmp_path / "other", "llvmorg-99")
+    assert not (tmp_path / "other").exists()
+
+
+def test_results_quote_the_corpus_revision(tmp_path: Path) -> None:
+    """The results name the files' llvm-project revision (or say it is not recorded)."""
+    from experiments.integration import corpus
+
+    dest = tmp_path / "cpu"
+    dest.mkdir()
+    for f in HERE.glob("*.mlir"):
+        (dest / f.name).write_text(f.read_text())
+    (dest / corpus.REVISION_FILE).write_text("llvmorg-22.1.8 0123abcd\n")
+    out = tmp_path / "out"
+    assert mlir_integration.main([str(dest), "--quick", "--out", str(out), "--targets", ""]) == 0
+    md = (out / "mlir_integration.md").read_text()
+    assert "llvm-project revision of the files: llvmorg-22.1.8 0123abcd" in md
