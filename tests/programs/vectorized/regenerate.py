@@ -17,6 +17,7 @@ is checked in. Run from the repository root::
     python tests/programs/vectorized/regenerate.py            # every case
     python tests/programs/vectorized/regenerate.py matmul_f32_whole conv_1d_nwc
     python tests/programs/vectorized/regenerate.py --list
+    python tests/programs/vectorized/regenerate.py --out /tmp/v NAME   # elsewhere
 """
 
 from __future__ import annotations
@@ -65,9 +66,27 @@ CHILDREN = (
     "%f = transform.get_parent_op OP {deduplicate, isolated_from_above} : (!transform.any_op) -> !transform.any_op\n"
     "%v = transform.structured.vectorize_children_and_apply_patterns %f : (!transform.any_op) -> !transform.any_op"
 )
-CHILDREN_NOFOLD = CHILDREN.replace(
-    "apply_patterns %f :", "apply_patterns %f {disable_multi_reduction_to_contract_patterns} :"
-)
+
+HOIST = "\n%h = transform.structured.hoist_redundant_vector_transfers %v : (!transform.any_op) -> !transform.any_op"
+LOWER = """
+transform.apply_patterns to %v {
+  transform.apply_patterns.vector.lower_contraction lowering_strategy = outerproduct
+  transform.apply_patterns.vector.lower_outerproduct
+  transform.apply_patterns.vector.transfer_permutation_patterns
+  transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = innerparallel
+  transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
+  transform.apply_patterns.vector.lower_broadcast
+  transform.apply_patterns.vector.lower_transpose lowering_strategy = eltwise
+  transform.apply_patterns.vector.lower_shape_cast
+} : !transform.any_op"""
+
+
+def children(*options: str) -> str:
+    """``vectorize_children_and_apply_patterns`` with these unit options."""
+    return CHILDREN.replace("apply_patterns %f :", f"apply_patterns %f {{{', '.join(options)}}} :")
+
+
+CHILDREN_NOFOLD = children("disable_multi_reduction_to_contract_patterns")
 
 
 def tiled(tiles: list[int], then: str, sizes: list[int] | None = None) -> str:
@@ -226,6 +245,36 @@ LAYERNORM = """func.func @kernel(%x: memref<4x16xf32>, %g: memref<16xf32>, %y: m
   return
 }"""
 
+GATHER = """func.func @kernel(%t: tensor<8x8xf32>, %idx: tensor<4xi32>, %o: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%idx : tensor<4xi32>) outs(%o : tensor<4x8xf32>) {
+  ^bb0(%i: i32, %out: f32):
+    %c5 = arith.constant 5 : i32
+    %c8 = arith.constant 8 : i32
+    %p = arith.addi %i, %c5 : i32
+    %w = arith.remsi %p, %c8 : i32
+    %row = arith.index_cast %w : i32 to index
+    %col = linalg.index 1 : index
+    %v = tensor.extract %t[%row, %col] : tensor<8x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}"""
+
+PAD = """func.func @kernel(%t: tensor<3x5xf32>, %o: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c = arith.constant 9.0 : f32
+  %p = tensor.pad %t low[0, 1] high[1, 2] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %c : f32
+  } : tensor<3x5xf32> to tensor<4x8xf32>
+  %r = linalg.copy ins(%p : tensor<4x8xf32>) outs(%o : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}"""
+
+PACK = """func.func @kernel(%t: tensor<8x8xf32>, %o: tensor<2x2x4x4xf32>) -> tensor<2x2x4x4xf32> {
+  %r = linalg.pack %t inner_dims_pos = [0, 1] inner_tiles = [4, 4] into %o : tensor<8x8xf32> -> tensor<2x2x4x4xf32>
+  return %r : tensor<2x2x4x4xf32>
+}"""
+
 M = "memref"
 CASES: list[Case] = [
     # -- matmul --------------------------------------------------------------------------------
@@ -352,6 +401,40 @@ CASES: list[Case] = [
          "softmax over rows: max, exp(x - max), sum, divide", scale=0.25),
     Case("layernorm_rows", LAYERNORM, "linalg.generic", CHILDREN,
          "layernorm over rows: mean, variance, rsqrt, scale", scale=0.5),
+    # -- what a lowering pipeline does next ---------------------------------------------------
+    Case("matmul_hoisted", _mm(8, 32, 16), "linalg.matmul", tiled([4, 8, 8], CHILDREN + HOIST),
+         "8x32x16 matmul tiled 4x8x8, accumulator hoisted out of the k loop into iter_args"),
+    Case("matmul_lowered", _mm(4, 4, 8), "linalg.matmul", CHILDREN + LOWER,
+         "4x4x8 matmul with MLIR's lowering patterns applied: outer products as fma, 1-D "
+         "transfers, insert chains over ub.poison"),
+    Case("reduce_lowered", _reduce(f"{M}<4x8xf32>", f"{M}<4xf32>", [1], "arith.addf"),
+         "linalg.reduce", CHILDREN + LOWER,
+         "row sums through lower_multi_reduction (innerparallel) and 1-D transfers"),
+    Case("transpose_lowered", _named("linalg.transpose", [f"{M}<4x8xi32>"], [f"{M}<8x4xi32>"],
+         tail=" permutation = [1, 0]"), "linalg.transpose", CHILDREN + LOWER,
+         "i32 transpose lowered element-wise into insert chains over ub.poison"),
+    Case("matmul_i8_ext_folded", _mm(4, 8, 4, "i8", "i32"), "linalg.matmul",
+         children("fold_type_extensions_into_contract"),
+         "i8 x i8 into i32 with the extsi folded into a mixed-type contract"),
+    Case("depthwise_conv_flat", _named("linalg.depthwise_conv_1d_nwc_wc",
+         [f"{M}<1x10x8xf32>", f"{M}<3x8xf32>"], [f"{M}<1x8x8xf32>"], CONV),
+         "linalg.depthwise_conv_1d_nwc_wc", children("flatten_1d_depthwise_conv"),
+         "depthwise 1-D convolution flattened over W x C (shape_cast)"),
+    Case("iota_generic", _generic(
+        [f"{M}<4x8xi32>", f"{M}<4x8xi32>"], [ID2, ID2], ["parallel", "parallel"], 1,
+        "    %i = linalg.index 0 : index\n    %j = linalg.index 1 : index\n"
+        "    %k = arith.muli %i, %j : index\n    %c = arith.index_cast %k : index to i32\n"
+        "    %s = arith.addi %c, %x0 : i32\n    linalg.yield %s : i32"),
+         "linalg.generic", CHILDREN, "linalg.index in a generic: vector.step and broadcasts"),
+    # -- on tensors, bufferized after vectorization ------------------------------------------
+    Case("gather_rows", GATHER, "linalg.generic", children("vectorize_nd_extract"),
+         "tensor.extract at data-dependent rows (vectorize_nd_extract): vector.gather",
+         tensors=True),
+    Case("pad_copy", PAD, "tensor.pad", children("vectorize_padding"),
+         "tensor.pad with a constant, vectorized as a masked read and a write", tensors=True),
+    Case("pack_tiles", PACK, "linalg.pack", WHOLE,
+         "linalg.pack of an 8x8 matrix into 4x4 tiles: transfer_read, shape_cast, transpose",
+         tensors=True),
 ]
 
 
@@ -519,14 +602,15 @@ def program(case: Case, vectorized: str) -> str:
     return header + body[:-1] + indented + "\n}\n"
 
 
-def generate(case: Case) -> None:
+def generate(case: Case, out_dir: Path = HERE) -> None:
+    """Write the case's linalg source, vectorized program and golden under ``out_dir``."""
     src = source(case)
-    (HERE / "linalg").mkdir(exist_ok=True)
-    (HERE / "linalg" / f"{case.name}.mlir").write_text(src)
+    (out_dir / "linalg").mkdir(parents=True, exist_ok=True)
+    (out_dir / "linalg" / f"{case.name}.mlir").write_text(src)
     text = program(case, vectorize(case, src))
-    (HERE / f"{case.name}.mlir").write_text(text)
+    (out_dir / f"{case.name}.mlir").write_text(text)
     out = mlir_tools.run_text_with_mlir(text, 22)
-    (HERE / f"{case.name}.expected").write_text(out)
+    (out_dir / f"{case.name}.expected").write_text(out)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -535,6 +619,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("names", nargs="*", help="cases to regenerate (default: all)")
     ap.add_argument("--list", action="store_true", help="list the cases and exit")
+    ap.add_argument("--out", type=Path, default=HERE,
+                    help="directory to write to (default: this one, tests/programs/vectorized)")
     args = ap.parse_args(argv)
     by_name = {c.name: c for c in CASES}
     if args.list:
@@ -547,7 +633,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = 0
     for name in args.names or list(by_name):
         try:
-            generate(by_name[name])
+            generate(by_name[name], args.out)
             print(f"ok      {name}")
         except (RuntimeError, mlir_tools.MLIRError, AssertionError, ValueError) as e:
             failed += 1
