@@ -52,9 +52,19 @@ def cmd_run(args: argparse.Namespace) -> int:
         explicit = target is not None
         target = target or best_host_target() or "interp"
         if target != "interp":
-            try:
-                run(module, target, args.entry, args.layout, args.reassoc, args.matrix_layout)
+            from eqsat.codegen.guard import GeneratedCodeCrash, call_guarded
+
+            chosen = target
+            try:  # in a child process: a fault in the generated code is an error, not a crash
+                call_guarded(
+                    lambda: run(module, chosen, args.entry, args.layout, args.reassoc,
+                                args.matrix_layout),
+                    f"the {chosen} code of @{args.entry}",
+                )  # fmt: skip
                 return 0
+            except GeneratedCodeCrash as e:
+                print(f"eqsat: error: {e}", file=sys.stderr)
+                return 1
             except CodegenError:
                 if explicit:
                     raise

@@ -125,6 +125,7 @@ def run(spec: Spec) -> dict[str, Any]:
     """Compile, check and time every variant of one kernel on one target."""
     from eqsat.bench.harness import Compiled, compare, make_inputs, median_ns, signature
     from eqsat.bench.run import RTOL, RTOL_REASSOC, interpret
+    from eqsat.codegen.llvm_options import LlvmOptions
 
     target, path, text, module = kv.load_kernel(spec)
     sig = signature(module, path.stem)
@@ -136,13 +137,12 @@ def run(spec: Spec) -> dict[str, Any]:
         ir = row.pop("ir", None)
         if ir is None:
             continue
-        key = f"{row['variant'].startswith('mlir')}\n{row['layout']}\n{ir}"
+        key = f"{row['layout']}\n{ir}"
         if key in compiled:
             row["same_as"] = compiled[key][0]["variant"]
             continue
-        try:  # MLIR's lowering compiles with LLVM's defaults, eqsat's with the target's options
-            mlir = row["variant"].startswith("mlir")
-            c = Compiled(ir, sig, target, row["layout"], llvm_defaults=mlir)
+        try:  # every variant compiles under the target's LLVM options (like with like)
+            c = Compiled(ir, sig, target, LlvmOptions.of(target, row["layout"]))
         except Exception as e:
             row["note"] = f"LLVM cannot compile it: {e}"[:300]
             continue

@@ -25,11 +25,11 @@ HAVE_MLIR = all(mlir_baseline.find_tool(t) for t in ("mlir-opt", "mlir-translate
 needs_mlir = pytest.mark.skipif(
     not HAVE_MLIR, reason="mlir-opt-22 / mlir-translate-22 not installed (mlir-22-tools)"
 )
-FAST = ["--repeats", "1", "--sample-ms", "1"]
+FAST = ["--repeats", "1", "--sample-ms", "1", "--placements", "1", "--space", "single"]
 
 
 def _host_target() -> str:
-    for name in ("x86-64-v2", "avx2"):
+    for name in ("avx2", "x86-64-v2"):
         if load_target(name).runs_on_host():
             return name
     pytest.skip("this host runs none of the x86-64 targets")
@@ -166,8 +166,8 @@ def test_bench_small_kernel_with_mlir_variants() -> None:
     target = load_target(_host_target())
     text = (KERNELS / "matmul_8x8x8.mlir").read_text()
     only = ["mlir-default", "mlir-contract-outerproduct", "mlir-contract-llvmintr+reassoc"]
-    report = run.bench(text, "mm.mlir", "matmul_8x8x8", target, repeats=1,
-                       sample_seconds=0.001, only=only)  # fmt: skip
+    report = run.bench(text, "mm.mlir", "matmul_8x8x8", target, repeats=1, reassoc=True,
+                       sample_seconds=0.001, only=only, placements=1)  # fmt: skip
     assert [r.variant for r in report.rows if r.variant.startswith("mlir-")] == only
     for row in report.rows:  # with eqsat.codegen installed, the eqsat row comes first
         assert row.ns_per_call and row.ns_per_call > 0 and row.equal, row
@@ -183,12 +183,14 @@ def test_a_variant_mlir_cannot_lower_is_a_row_not_an_error(tmp_path: Path) -> No
     )
     only = ["mlir-default", "mlir-contract-outerproduct"]
     report = run.bench(text, "mmax.mlir", "matmul_8x8x8", load_target(_host_target()),
-                       repeats=1, sample_seconds=0.001, only=only)  # fmt: skip
+                       repeats=1, sample_seconds=0.001, only=only, placements=1)  # fmt: skip
     default, outer = report.row("mlir-default"), report.row("mlir-contract-outerproduct")
     assert default.ns_per_call is None and default.equal is None
     assert default.note == "MLIR cannot lower: the pipeline leaves vector.contract unlowered"
     assert outer.ns_per_call and outer.equal
-    assert {"variant": "mlir-default", "ns_per_call": None, "equal": None} in report_json(report)
+    assert {"variant": "mlir-default", "ns_per_call": None, "equal": None} in [
+        {k: r[k] for k in ("variant", "ns_per_call", "equal")} for r in report_json(report)
+    ]
 
 
 @needs_mlir
@@ -201,7 +203,7 @@ def test_each_llvmintr_strategy_is_right_under_its_own_matrix_layout() -> None:
     ]:
         text = (KERNELS / f"{name}.mlir").read_text()
         report = run.bench(text, name, name, target, repeats=1, sample_seconds=0.001,
-                           only=[only])  # fmt: skip
+                           only=[only], placements=1)  # fmt: skip
         assert report.rows[0].equal, (name, report.rows[0])
 
 
@@ -214,7 +216,7 @@ def test_eqsat_row_appears_when_codegen_exists(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(
         run, "eqsat_llvm_ir", lambda *a: mlir_baseline.lower_to_llvm_ir(text, default)
     )
-    report = run.bench(text, "t.mlir", "transpose_8x8", target, repeats=1,
+    report = run.bench(text, "t.mlir", "transpose_8x8", target, repeats=1, placements=1,
                        sample_seconds=0.001, only=["mlir-transpose-shuffle_1d"])  # fmt: skip
     assert [r.variant for r in report.rows] == ["eqsat", "mlir-transpose-shuffle_1d"]
     assert all(r.equal for r in report.rows)
@@ -226,22 +228,26 @@ def test_cli_json_has_exactly_the_keys(tmp_path: Path, capsys: pytest.CaptureFix
     out = tmp_path / "r.json"
     kernel = str(KERNELS / "transpose_8x8.mlir")
     args = ["bench", kernel, "--entry", "transpose_8x8", "--target", _host_target()]
-    assert main([*args, "--baseline", "mlir", "--json", str(out), *FAST]) == 0
+    assert main([*args, "--baseline", "mlir", "--json", str(out), "--reassoc", *FAST]) == 0
     table = capsys.readouterr().out
     rows = json.loads(out.read_text())
     names = [r["variant"] for r in rows]
     assert "mlir-default" in names and "mlir-transpose-shuffle_16x16+reassoc" in names
     for r in rows:
-        assert set(r) == {"variant", "ns_per_call", "equal"}
-        assert r["equal"] is True and r["ns_per_call"] > 0
-        assert r["variant"] in table
+        assert {"variant", "ns_per_call", "equal", "spread", "compile_ms", "target"} <= set(r)
+        assert r["equal"] is True and r["ns_per_call"] > 0 and r["target"] == _host_target()
+        lo, hi = r["spread"]
+        assert lo <= hi and r["compile_ms"] > 0
+        assert (r["same_as"] or r["variant"]) in table  # identical LLVM IR: timed once
 
 
 def test_report_json_keys_without_timing() -> None:
     report = run.Report("f", "e", load_target("avx2"), 1)
-    report.rows = [run.Row("mlir-default", False, note="MLIR cannot lower: x")]
+    report.rows = [run.Row("mlir-default", note="MLIR cannot lower: x")]
     assert report_json(report) == [{"variant": "mlir-default", "ns_per_call": None,
-                                    "equal": None}]  # fmt: skip
+                                    "equal": None, "spread": None, "compile_ms": None,
+                                    "target": "avx2", "group": "", "same_as": None,
+                                    "note": "MLIR cannot lower: x"}]  # fmt: skip
 
 
 def test_cli_missing_mlir_tools_is_a_clean_error(
@@ -311,3 +317,31 @@ def test_cli_takes_scalars_from_the_files_args_line(capsys: pytest.CaptureFixtur
     kernel = str(KERNELS / "axpy_8x32.mlir")  # has "// ARGS: alpha=0.75"
     assert main(["bench", kernel, "--entry", "axpy_8x32", "--target", _host_target(), *FAST]) == 0
     assert capsys.readouterr().out.count("eqsat") >= 1
+
+
+@needs_mlir
+def test_bench_survives_mlir_code_that_overflows_the_stack() -> None:
+    """MLIR's lowering of a kernel inside an scf.for puts allocas in the loop body: each
+    iteration grows the stack until it overflows. That variant is a row naming the signal and
+    the reason; the eqsat row is still timed."""
+    path = KERNELS / "loops" / "loop_reduce_inner_16x64.mlir"
+    text = path.read_text()
+    report = run.bench(text, path.name, "loop_reduce_inner_16x64", load_target(_host_target()),
+                       scalars={"n": "4000"}, repeats=1, sample_seconds=0.001, placements=1,
+                       only=["mlir-default"])  # fmt: skip
+    ours, mlir = report.row("eqsat"), report.row("mlir-default")
+    assert ours.ns_per_call and ours.equal
+    assert mlir.ns_per_call is None and mlir.equal is None
+    assert mlir.failure.startswith("crashed (SIGSEGV) while running: stack overflow")
+    assert "alloca(s) outside the entry block" in mlir.failure
+    row = next(r for r in report_json(report) if r["variant"] == "mlir-default")
+    assert row["ns_per_call"] is None and "SIGSEGV" in row["note"]
+
+
+def test_allocas_outside_the_entry_block_are_counted() -> None:
+    from eqsat.bench.isolate import allocas_outside_entry
+
+    ir = ("define void @f() {\n  %a = alloca i32, align 4\n  br label %l\nl:\n"
+          "  %b = alloca [64 x float], align 4\n  br label %l\n}\n")  # fmt: skip
+    assert allocas_outside_entry(ir) == 1
+    assert allocas_outside_entry(ir.replace("  %b = alloca [64 x float], align 4\n", "")) == 0

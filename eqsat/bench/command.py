@@ -16,9 +16,12 @@ def format_report(report: Report) -> str:
     kernels), compile latency (parse to callable), results equal."""
     t = report.target
     base = report.row("eqsat") or report.row("mlir-default")
+    opts = report.options.label() if report.options else "-"
     lines = [
-        f"@{report.entry} of {report.file} on {t.name} ({t.cpu}); median of {report.repeats} "
-        "repeats, ns per call in thread CPU time of a JIT-compiled call loop",
+        f"@{report.entry} of {report.file} on {t.name} ({t.cpu}); every variant compiled under "
+        f"the same LLVM options ({opts}), {report.placements} time(s) in fresh processes; "
+        f"median of {report.repeats} interleaved samples per placement, ns per call in thread "
+        "CPU time of a JIT-compiled call loop; spread: min-max of the placements' medians",
     ]
     lines.append(f"equal: results compared with {report.reference}")
     if any(r.reassoc for r in report.rows) and report.row("eqsat+reassoc") is None:
@@ -26,22 +29,43 @@ def format_report(report: Report) -> str:
                      "(reassociation off); --reassoc adds eqsat+reassoc to compare like with like")
     peak = report.peak_gflops()
     show_flops = report.flops is not None
-    head = f"{'variant':<44} {'ns/call':>9} {'ratio':>7}"
+    width = max([44] + [len(r.variant) for r in report.rows if r.same_as is None])
+    head = f"{'variant':<{width}} {'ns/call':>9} {'spread':>13} {'ratio':>7}"
     if show_flops:
         head += f" {'GFLOP/s':>8} {'peak':>5}"
     head += f" {'compile':>8}  {'equal':<12} note"
     lines += [head, "-" * len(head)]
+    same: dict[str, list[str]] = {}
     for r in report.rows:
+        if r.same_as:
+            same.setdefault(r.same_as, []).append(r.variant)
+    for r in report.rows:
+        if r.same_as:
+            continue
         ns = f"{r.ns_per_call:9.1f}" if r.ns_per_call is not None else f"{'-':>9}"
+        spread = f"{r.spread[0]:.1f}-{r.spread[1]:.1f}" if r.spread else "-"
         ratio = report.ratio(r)
-        line = f"{r.variant:<44} {ns} {f'{ratio:.2f}x' if ratio else '-':>7}"
+        line = f"{r.variant:<{width}} {ns} {spread:>13} {f'{ratio:.2f}x' if ratio else '-':>7}"
         if show_flops:
             gf = report.flops / r.ns_per_call if r.ns_per_call else None  # type: ignore[operator]
             share = f"{gf / peak:.0%}" if gf and peak else "-"
             line += f" {f'{gf:.1f}' if gf else '-':>8} {share:>5}"
         comp = f"{r.compile_s * 1000:.0f}ms" if r.compile_s is not None else "-"
         eq = r.agreement.label() if r.agreement else "-"
-        lines.append(f"{line} {comp:>8}  {eq:<12} {r.note}".rstrip())
+        note = r.note + (f" (+{len(same[r.variant])} with identical LLVM IR)"
+                         if r.variant in same else "")  # fmt: skip
+        lines.append(f"{line} {comp:>8}  {eq:<12} {note}".rstrip())
+    if same:
+        lines.append("identical LLVM IR (timed once, under the first name):")
+        lines += [f"  {k} = {', '.join(v[:4])}" + (f" and {len(v) - 4} more (see --json)"
+                                                     if len(v) > 4 else "")
+                  for k, v in same.items()]  # fmt: skip
+    best = best_mlir(report)
+    for group, (name, ns) in best.items():
+        ours = report.row(f"eqsat{group}")
+        if ours and ours.ns_per_call:
+            lines.append(f"best MLIR{group or ' (strict)'}: {name} {ns:.1f} ns; "
+                         f"eqsat{group} / best = {ours.ns_per_call / ns:.2f}")  # fmt: skip
     if show_flops:
         lines.append(f"{report.flops} flops per call (2 per point of each vector.contract)")
         if peak and report.clock:
@@ -61,11 +85,33 @@ def format_report(report: Report) -> str:
     return "\n".join(lines) + "\n"
 
 
+def best_mlir(report: Report) -> dict[str, tuple[str, float]]:
+    """Per group, MLIR's fastest variant whose results are right: (name, ns per call)."""
+    out: dict[str, tuple[str, float]] = {}
+    for r in report.rows:
+        if r.variant.startswith("mlir-") and r.ns_per_call and r.equal:
+            if r.group not in out or r.ns_per_call < out[r.group][1]:
+                out[r.group] = (r.variant, r.ns_per_call)
+    return out
+
+
 def report_json(report: Report) -> list[dict[str, Any]]:
-    """The list ``--json`` writes: exactly ``variant``, ``ns_per_call``, ``equal`` per row
-    (null for a variant MLIR cannot lower)."""
+    """The list ``--json`` writes, one entry per variant: ``variant``, ``ns_per_call``,
+    ``equal`` (null for a variant MLIR cannot lower or that crashed), ``spread`` ([min, max]
+    of the placements' medians), ``compile_ms``, ``target``, ``group``, ``same_as`` (the
+    variant with identical LLVM IR whose figures these are), ``note``."""
     return [
-        {"variant": r.variant, "ns_per_call": r.ns_per_call, "equal": r.equal}
+        {
+            "variant": r.variant,
+            "ns_per_call": r.ns_per_call,
+            "equal": r.equal,
+            "spread": list(r.spread) if r.spread else None,
+            "compile_ms": round(r.compile_s * 1000, 1) if r.compile_s is not None else None,
+            "target": report.target.name,
+            "group": r.group,
+            "same_as": r.same_as,
+            "note": r.note,
+        }
         for r in report.rows
     ]
 
@@ -114,6 +160,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
             sample_seconds=args.sample_ms / 1000,
             reassoc=args.reassoc,
             layout=args.layout,
+            fast_math=args.fast_math,
+            placements=args.placements,
+            space=args.space,
         )
     except ToolMissing as e:
         print(f"eqsat: error: {e}", file=sys.stderr)
@@ -153,7 +202,10 @@ def add_bench_command(sub: argparse._SubParsersAction) -> None:
         choices=["mlir"],
         help="also time the input lowered by MLIR 22 itself, default and every forced strategy",
     )
-    p.add_argument("--json", metavar="OUT", help="write [{variant, ns_per_call, equal}] here")
+    p.add_argument(
+        "--json", metavar="OUT",
+        help="write [{variant, ns_per_call, equal, spread, compile_ms, target, ...}] here",
+    )  # fmt: skip
     p.add_argument("--repeats", type=positive, default=7, help="samples per variant (median)")
     p.add_argument(
         "--sample-ms",
@@ -164,8 +216,24 @@ def add_bench_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--reassoc",
         action="store_true",
-        help="also time eqsat with float reassociation (eqsat+reassoc)",
+        help="also time every variant with float reductions reassociated (eqsat+reassoc, "
+        "MLIR's reassociate-fp-reductions)",
     )
+    p.add_argument(
+        "--fast-math",
+        action="store_true",
+        help="also time every variant with LLVM's fast-math flags on all float ops, eqsat "
+        "with its fast-math rewrites (eqsat+fast-math, mlir-*+fast-math)",
+    )
+    p.add_argument(
+        "--placements", type=positive, default=3,
+        help="compile each variant this many times, each in a fresh process (default 3)",
+    )  # fmt: skip
+    p.add_argument(
+        "--space", choices=["full", "single"], default="full",
+        help="MLIR variants: every combination of its lowering options (full, default) or "
+        "each strategy alone (single)",
+    )  # fmt: skip
     p.add_argument(
         "--layout",
         choices=["nested", "flat"],

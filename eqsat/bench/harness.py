@@ -16,6 +16,7 @@ strided layouts (each refused with a clear ``BenchError``).
 from __future__ import annotations
 
 import ctypes
+import functools
 import re
 import statistics
 import struct
@@ -26,6 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from eqsat.codegen.llvm_options import LlvmOptions
+from eqsat.codegen.llvm_options import current as current_options
 from eqsat.targets import Target
 from frontend import Module
 from frontend.types import FloatType, FunctionType, IndexType, IntegerType, MemRefType, Type
@@ -248,21 +251,25 @@ def loop_module_text(sig: Signature) -> str:
     return "\n".join(lines) + "\n"
 
 
-_LLVM_READY = False
-
-
 def _llvm() -> Any:
-    """llvmlite's binding with the native target and LLVM's matrix intrinsics enabled (without
+    """llvmlite's binding with every target, asm printer and asm parser (MLIR's x86vector
+    lowerings emit inline assembly) and LLVM's matrix intrinsics enabled (without
     ``--enable-matrix`` a ``llvm.matrix.*`` call aborts the process)."""
-    global _LLVM_READY
     from llvmlite import binding as llvm
 
-    if not _LLVM_READY:
-        llvm.initialize_native_target()
-        llvm.initialize_native_asmprinter()
-        llvm.set_option("", "--enable-matrix")
-        _LLVM_READY = True
+    from eqsat.codegen.jit import _init
+
+    _init()
+    _ready()
     return llvm
+
+
+@functools.cache
+def _ready() -> None:
+    from llvmlite import binding as llvm
+
+    llvm.initialize_native_asmparser()  # inline asm (x86 is the only arch that runs here)
+    llvm.set_option("", "--enable-matrix")
 
 
 _CLOCK_IR = """
@@ -283,7 +290,6 @@ def measure_clock_ghz(chain: int = 16, seconds: float = 0.02, repeats: int = 5) 
     if platform.machine().lower() not in ("x86_64", "amd64"):
         return None
     llvm = _llvm()
-    llvm.initialize_native_asmparser()
     ir = _CLOCK_IR.replace("@BODY@", "add $$1, %rax\\0A" * chain)
     mod = llvm.parse_assembly(ir)
     tm = llvm.Target.from_triple(llvm.get_process_triple()).create_target_machine(opt=2)
@@ -301,33 +307,20 @@ def measure_clock_ghz(chain: int = 16, seconds: float = 0.02, repeats: int = 5) 
     return statistics.median(rates) if rates else None
 
 
-def target_machine(target: Target, llvm_defaults: bool = False) -> Any:
-    """An opt-level-3 target machine from the target file's triple, CPU and features, with
-    the target's LLVM options set (eqsat's code) or LLVM's defaults (MLIR's lowerings, as
-    MLIR's own tools would compile them)."""
-    from eqsat.codegen.jit import target_machine as codegen_target_machine
-
-    _llvm()
-    return codegen_target_machine(target, 3, llvm_defaults)
-
-
 class Compiled:
-    """One variant compiled for one target: run it once for results, or time it.
-
-    ``matrix_layout`` is LLVM's ``-matrix-default-layout`` while this module is optimized (a
-    process-wide option: set for this compile, then back to the project's row-major);
-    ``llvm_defaults`` compiles with LLVM's default options instead of the target file's."""
+    """One variant compiled for one target under one set of LLVM options (the target file's by
+    default): run it once for results, or time it. The options are process-wide in llvmlite:
+    ``eqsat.bench.worker`` compiles each set in its own process; ``asm`` refuses to print when
+    this process has since switched to other options."""
 
     def __init__(
-        self,
-        ir_text: str,
-        sig: Signature,
-        target: Target,
-        matrix_layout: str = "row-major",
-        llvm_defaults: bool = False,
+        self, ir_text: str, sig: Signature, target: Target, options: LlvmOptions | None = None
     ) -> None:
+        from eqsat.codegen.jit import target_machine
+
         llvm = _llvm()
-        tm = target_machine(target, llvm_defaults)
+        self.options = options or LlvmOptions.of(target)
+        tm = target_machine(target, 3, self.options)
         try:
             kernel = llvm.parse_assembly(ir_text)
             kernel.verify()
@@ -346,11 +339,7 @@ class Compiled:
         kernel.data_layout = str(tm.target_data)
         pto = llvm.create_pipeline_tuning_options(speed_level=3)
         pb = llvm.create_pass_builder(tm, pto)
-        llvm.set_option("", f"--matrix-default-layout={matrix_layout}")
-        try:
-            pb.getModulePassManager().run(kernel, pb)
-        finally:
-            llvm.set_option("", "--matrix-default-layout=row-major")
+        pb.getModulePassManager().run(kernel, pb)
         loop = llvm.parse_assembly(loop_module_text(sig))
         loop.triple = target.triple
         loop.data_layout = str(tm.target_data)
@@ -365,7 +354,13 @@ class Compiled:
         self._kernel = kernel
 
     def asm(self) -> str:
-        """The kernel's assembly (to count instructions)."""
+        """The kernel's assembly (to count instructions), printed under its own options."""
+        if current_options() != self.options:
+            raise BenchError(
+                f"assembly of @{self.sig.entry} was compiled under {self.options.label()}, but "
+                f"this process now runs under {current_options().label() if current_options() else 'none'}: "
+                "print it in the process that compiled it"
+            )
         return self._asm_tm.emit_assembly(self._kernel)
 
     def run(self, inputs: Sequence[Any]) -> list[Any]:

@@ -2,12 +2,20 @@
 
 The ``eqsat`` row is the kernel optimized for the target (its cost model, HWV level) and
 compiled by ``eqsat.codegen``; its results are checked against the reference interpreter, and
-every other variant's against the ``eqsat`` row.
+every other variant's against the eqsat row of its group (``eqsat.bench.variants``).
+
+Variants with identical LLVM IR are compiled and timed once (the others name it). Each variant
+is compiled and timed in child processes (``eqsat.bench.isolate``): one per set of LLVM options
+and placement, ``placements`` times into fresh processes (fresh code placement), its samples
+interleaved with the other variants' of the same process. A variant that crashes or hangs is a
+row saying so.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
+import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,18 +26,19 @@ import numpy as np
 
 from eqsat.bench.harness import (
     Agreement,
-    Compiled,
     Signature,
     compare,
     copy_inputs,
     empty_function_text,
     make_inputs,
     measure_clock_ghz,
-    median_ns,
     signature,
 )
-from eqsat.bench.mlir_baseline import CannotLower, lower_to_llvm_ir, require_tools
-from eqsat.bench.mlir_baseline import variants as mlir_variants
+from eqsat.bench.isolate import ItemResult, run_isolated
+from eqsat.bench.mlir_baseline import CannotLower, require_tools
+from eqsat.bench.variants import Variant, with_fast_math
+from eqsat.bench.worker import Job
+from eqsat.codegen.llvm_options import LlvmOptions
 from eqsat.targets import Target
 from frontend import Module, parse
 
@@ -43,18 +52,26 @@ FMA_UNITS = 2
 
 @dataclass
 class Row:
-    """One variant's line of the table."""
+    """One variant's line of the table. ``spread`` is the (min, max) of the medians of the
+    placements (fresh compiles); ``compile_s`` is IR generation plus LLVM's compile."""
 
     variant: str
-    reassoc: bool
+    group: str = ""
     ns_per_call: float | None = None
     agreement: Agreement | None = None
     compile_s: float | None = None
     note: str = ""
+    spread: tuple[float, float] | None = None
+    same_as: str | None = None  # the row with identical LLVM IR that was timed for this one
+    failure: str | None = None  # crashed, hung, refused
 
     @property
     def equal(self) -> bool | None:
         return None if self.agreement is None else self.agreement.equal
+
+    @property
+    def reassoc(self) -> bool:
+        return self.group != ""
 
 
 @dataclass
@@ -66,6 +83,8 @@ class Report:
     target: Target
     repeats: int
     rows: list[Row] = field(default_factory=list)
+    placements: int = 1
+    options: LlvmOptions | None = None
     reference: str = ""  # what "equal" compares with
     flops: int | None = None
     clock: tuple[float, str] | None = None  # (GHz, where it came from)
@@ -77,10 +96,8 @@ class Report:
         return next((r for r in self.rows if r.variant == variant), None)
 
     def baseline_for(self, row: Row) -> Row | None:
-        """The row ratios are taken to: ours, like with like (reassociation on or off)."""
-        if row.reassoc and self.row("eqsat+reassoc"):
-            return self.row("eqsat+reassoc")
-        return self.row("eqsat") or self.row("mlir-default")
+        """The row ratios are taken to: ours, like with like (the eqsat row of the group)."""
+        return self.row(f"eqsat{row.group}") or self.row("eqsat") or self.row("mlir-default")
 
     def ratio(self, row: Row) -> float | None:
         base = self.baseline_for(row)
@@ -132,14 +149,16 @@ def cpu_clock_ghz() -> tuple[float, str] | None:
     return None
 
 
-def eqsat_llvm_ir(module: Module, target: Target, reassoc: bool, layout: str) -> str:
-    """Our variant: optimize for the target (its cost model, widths and legalize rules), then
-    emit LLVM IR with ``eqsat.codegen``."""
+def eqsat_llvm_ir(module: Module, target: Target, group: str, layout: str) -> str:
+    """Our variant: optimize for the target (its cost model, widths and legalize rules; the
+    fast-math rewrites only in the ``+fast-math`` group), then emit LLVM IR with
+    ``eqsat.codegen`` (float reductions reassociated in both other groups)."""
     from eqsat.codegen import emit_llvm_ir
     from eqsat.optimize import optimize_module
 
-    result = optimize_module(module, target=target, emit="hwv", fast_math=reassoc)
-    return emit_llvm_ir(result.module, target, layout=layout, reassoc=reassoc)
+    fast = group == "+fast-math"
+    result = optimize_module(module, target=target, emit="hwv", fast_math=fast)
+    return emit_llvm_ir(result.module, target, layout=layout, reassoc=group != "")
 
 
 def _outputs(sig: Signature, bufs: Sequence[Any], result: Any) -> list[Any]:
@@ -155,6 +174,178 @@ def interpret(module: Module, sig: Signature, inputs: Sequence[Any]) -> list[Any
     return _outputs(sig, bufs, result)
 
 
+def groups_for(reassoc: bool, fast_math: bool) -> tuple[str, ...]:
+    return ("",) + (("+reassoc",) if reassoc else ()) + (("+fast-math",) if fast_math else ())
+
+
+def default_variants(
+    text: str, module: Module, target: Target, groups: Sequence[str], baseline: str | None,
+    layout: str = "nested", only: Sequence[str] | None = None, space: str = "full",
+) -> list[Variant]:  # fmt: skip
+    """eqsat's row of each group, then (``baseline="mlir"``) MLIR's variants of each group:
+    its whole strategy space (``space="full"``) or each strategy alone (``"single"``)."""
+    from eqsat.bench.mlir_baseline import single_variants, strategy_variants
+
+    out = [Variant(f"eqsat{g}", lambda g=g: eqsat_llvm_ir(module, target, g, layout), g)
+           for g in groups]  # fmt: skip
+    if baseline == "mlir":
+        for g in groups:
+            avx2 = "avx2" in target.requires
+            vs = strategy_variants(text, g, avx2) if space == "full" else single_variants(g)
+            out += [mlir_variant(text, v, g) for v in vs if only is None or v.name in only]
+    return out
+
+
+def mlir_variant(text: str, v: Any, group: str) -> Variant:
+    """The benchmark's variant of ``v`` (an ``eqsat.bench.mlir_baseline.Variant``)."""
+    from eqsat.bench.mlir_baseline import lower_to_llvm_ir
+
+    return Variant(v.name, lambda: lower_to_llvm_ir(text, v), group, v.matrix_layout, True)
+
+
+def _median_and_spread(res: ItemResult) -> tuple[float | None, tuple[float, float] | None]:
+    pooled = [x for s in res.samples for x in s]
+    if not pooled:
+        return None, None
+    per = [statistics.median(s) for s in res.samples if s]
+    return statistics.median(pooled), (min(per), max(per))
+
+
+def _generate(variants: Sequence[Variant]) -> dict[str, tuple[str | CannotLower, float]]:
+    """Each variant's LLVM IR (or why MLIR cannot lower it) and the seconds it took; the
+    ``threadsafe`` ones (MLIR's: separate processes) two at a time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def gen(v: Variant) -> tuple[str | CannotLower, float]:
+        t0 = time.perf_counter()
+        try:
+            ir: str | CannotLower = v.llvm_ir()
+        except CannotLower as e:
+            ir = e
+        return ir, time.perf_counter() - t0
+
+    out = {}
+    with ThreadPoolExecutor(2) as pool:
+        futures = {v.name: pool.submit(gen, v) for v in variants if v.threadsafe}
+        for v in variants:
+            if not v.threadsafe:
+                out[v.name] = gen(v)
+        out.update({name: f.result() for name, f in futures.items()})
+    return out
+
+
+def measure(
+    variants: Sequence[Variant], sig: Signature, inputs: list[Any], target: Target,
+    repeats: int, sample_seconds: float, placements: int, empty: bool = False,
+) -> tuple[list[Row], dict[str, list[Any]], float | None]:  # fmt: skip
+    """Rows of ``variants`` (identical LLVM IR timed once), the outputs of each row that ran,
+    and the ns per call of an empty function of the same signature (``empty``)."""
+    rows: list[Row] = []
+    items: dict[tuple[LlvmOptions, str], int] = {}
+    irs: dict[int, tuple[LlvmOptions, str]] = {}
+    first: dict[int, Row] = {}
+    row_item: dict[int, int] = {}
+    gen_s: dict[int, float] = {}
+    generated = _generate(variants)
+    for v in variants:
+        row = Row(v.name, v.group)
+        rows.append(row)
+        ir, took = generated[v.name]
+        if isinstance(ir, CannotLower):
+            row.note = f"MLIR cannot lower: {ir}"
+            continue
+        if v.group == "+fast-math":
+            ir = with_fast_math(ir)
+        options = LlvmOptions.of(target, v.matrix_layout if "@llvm.matrix." in ir else "row-major")
+        key = (options, hashlib.sha256(ir.encode()).hexdigest())
+        if key in items:
+            row.same_as = first[items[key]].variant
+            row.note = f"same LLVM IR as {row.same_as}"
+        else:
+            items[key] = len(items)
+            irs[items[key]] = (options, ir)
+            first[items[key]] = row
+        row_item[id(row)] = items[key]
+        gen_s[id(row)] = took
+    if empty:
+        irs[-1] = (LlvmOptions.of(target), empty_function_text(sig))
+    results: dict[int, ItemResult] = {}
+    by_options: dict[LlvmOptions, list[tuple[int, str]]] = {}
+    for i, (options, ir) in irs.items():
+        by_options.setdefault(options, []).append((i, ir))
+    for placement in range(placements):
+        for options, group in by_options.items():
+            job = Job(target, options, sig, inputs, group, run_once=placement == 0,
+                      repeats=repeats, sample_seconds=sample_seconds)  # fmt: skip
+            run_isolated(job, results)
+    outputs: dict[str, list[Any]] = {}
+    for row in rows:
+        i = row_item.get(id(row))
+        if i is None:
+            continue
+        res = results[i]
+        row.failure = res.failure
+        if res.failure:
+            row.note = res.failure
+        ms = statistics.median(res.compile_ms) if res.compile_ms else None
+        row.compile_s = gen_s[id(row)] + (ms / 1000 if ms is not None else 0.0)
+        row.ns_per_call, row.spread = _median_and_spread(res)
+        if res.outputs is not None:
+            outputs[row.variant] = res.outputs
+    call_ns = _median_and_spread(results[-1])[0] if empty and -1 in results else None
+    return rows, outputs, call_ns
+
+
+#: MLIR variants of the first stage kept for the final timing (per group), and whose
+#: strategies the second stage crosses with every transfer option.
+FINALISTS = 5
+CROSSED = 3
+
+
+def _screen(
+    text: str, variants: list[Variant], sig: Signature, inputs: list[Any], target: Target,
+    oracle: list[Any], groups: Sequence[str], repeats: int, sample_seconds: float,
+) -> tuple[list[Variant], list[Row]]:  # fmt: skip
+    """The staged search of MLIR's space: time the first stage once (one placement, few
+    samples), keep eqsat's rows, MLIR's default, the ``FINALISTS`` fastest right MLIR variants
+    of each group and the second stage (the ``CROSSED`` fastest strategies with every transfer
+    option) for the final timing. Returns those, and the rows only screened (their figures
+    from the screen, a note saying so)."""
+    from eqsat.bench import mlir_baseline as mb
+
+    rows, outputs, _ = measure(variants, sig, inputs, target, repeats, sample_seconds, 1)
+    by_name = {v.name: v for v in variants}
+    keep = {v.name for v in variants if not v.name.startswith("mlir-")}
+    final = [v for v in variants if v.name in keep]
+    avx2 = "avx2" in target.requires
+    for g in groups:
+        keep.add(f"mlir-default{g}")
+        ok, seen = [], set()
+        for r in sorted((r for r in rows if r.group == g and r.variant.startswith("mlir-")
+                         and r.ns_per_call and (r.same_as or r.variant) in outputs),
+                        key=lambda r: r.ns_per_call or math.inf):  # fmt: skip
+            src = r.same_as or r.variant
+            tol = RTOL_REASSOC if g else RTOL
+            if src not in seen and compare(oracle, outputs[src], tol).equal:
+                seen.add(src)
+                ok.append(r)
+        keep.update(r.variant for r in ok[:FINALISTS])
+        space = mb.space_variants(text, g, avx2)
+        named = {v.name: v for v in space}
+        bases = [named[r.variant] for r in ok[:CROSSED] if r.variant in named]
+        for v in mb.transfer_variants(text, bases, g, avx2):
+            if v.name not in by_name:
+                final.append(mlir_variant(text, v, g))
+    final += [v for v in variants if v.name.startswith("mlir-") and v.name in keep]
+    only_screened = [r for r in rows if r.variant not in keep]
+    for r in only_screened:
+        r.note = ((r.note + "; ") if r.note else "") + f"screened only (1 placement, {repeats} samples)"
+        src = outputs.get(r.same_as or r.variant)
+        if src is not None:
+            r.agreement = compare(oracle, src, RTOL_REASSOC if r.group else RTOL)
+    return final, only_screened
+
+
 def bench(
     text: str,
     file: str,
@@ -168,83 +359,52 @@ def bench(
     layout: str = "nested",
     seed: int = 0,
     only: Sequence[str] | None = None,
+    fast_math: bool = False,
+    placements: int = 3,
+    extra: Sequence[Variant] = (),
+    space: str = "full",
 ) -> Report:
     """Compile, check and time every variant of ``@entry`` (see the module docstring).
-    ``only`` restricts the MLIR variants by name (tests)."""
+    ``only`` restricts the MLIR variants by name (tests); ``extra`` adds rows."""
     t_parse = time.perf_counter()
     module = parse(text, file)
     parse_s = time.perf_counter() - t_parse
     sig = signature(module, entry)
     inputs = make_inputs(sig, scalars or {}, seed)
-    report = Report(file, entry, target, repeats, flops=contraction_flops(module, entry))
+    report = Report(file, entry, target, repeats, flops=contraction_flops(module, entry),
+                    placements=placements, options=LlvmOptions.of(target))  # fmt: skip
     if baseline == "mlir":
         require_tools()
-    compiled: list[tuple[Row, Compiled]] = []
-    by_ir: dict[str, tuple[Row, Compiled]] = {}
-    copies: list[tuple[Row, Row]] = []
-
-    def add(row: Row, make_ir: Any, matrix: str = "row-major") -> None:
-        t0 = time.perf_counter()
-        try:
-            ir = make_ir()
-        except CannotLower as e:
-            row.note = f"MLIR cannot lower: {e}"
-            report.rows.append(row)
-            return
-        mlir = row.variant.startswith("mlir")  # MLIR's code: LLVM's default options
-        key = f"{matrix}\n{ir}" if "@llvm.matrix." in ir else ir
-        key = f"{mlir}\n{key}"
-        if key in by_ir:
-            first = by_ir[key][0]
-            row.compile_s, row.note = first.compile_s, f"same LLVM IR as {first.variant}"
-            copies.append((row, first))
-            report.rows.append(row)
-            return
-        c = Compiled(ir, sig, target, matrix, llvm_defaults=mlir)
-        row.compile_s = time.perf_counter() - t0
-        by_ir[key] = (row, c)
-        compiled.append((row, c))
-        report.rows.append(row)
-
-    for flag in (False, True) if reassoc else (False,):
-        name = "eqsat+reassoc" if flag else "eqsat"
-        row = Row(name, flag)
-        add(row, lambda flag=flag: eqsat_llvm_ir(module, target, flag, layout))
-        if row.compile_s is not None:
-            row.compile_s += parse_s
-    if baseline == "mlir":
-        for v in mlir_variants():
-            if only is None or v.name in only:
-                lower = lambda v=v: lower_to_llvm_ir(text, v)  # noqa: E731
-                add(Row(v.name, v.reassoc), lower, v.matrix_layout)
-
+    groups = groups_for(reassoc, fast_math)
+    variants = default_variants(text, module, target, groups, baseline, layout, only, space)
+    variants += list(extra)
     oracle = interpret(module, sig, inputs)
-    ref_row = report.row("eqsat")
-    reference = oracle
+    screened: list[Row] = []
+    if baseline == "mlir" and space == "full" and only is None:
+        variants, screened = _screen(text, variants, sig, inputs, target, oracle, groups,
+                                     max(3, repeats // 3), sample_seconds)  # fmt: skip
+    rows, outputs, call_ns = measure(variants, sig, inputs, target, repeats, sample_seconds,
+                                     placements, empty=bool(report.flops))  # fmt: skip
+    report.rows = rows + screened
+    report.call_ns = call_ns
     report.reference = "eqsat's reference interpreter"
-    results = {id(row): c.run(inputs) for row, c in compiled}
-    if ref_row is not None and id(ref_row) in results:
-        reference = results[id(ref_row)]
-        report.reference = "eqsat's compiled code (eqsat row: against the interpreter)"
-    for row, _ in compiled:
-        against = oracle if row is ref_row else reference
-        row.agreement = compare(against, results[id(row)], RTOL_REASSOC if row.reassoc else RTOL)
-    timers = []
-    empty = Compiled(empty_function_text(sig), sig, target) if report.flops else None
-    for c in [c for _, c in compiled] + ([empty] if empty else []):
-        t = c.timer(inputs)
-        t.calibrate(sample_seconds)
-        timers.append(t)
-    times = median_ns(timers, repeats)
-    for (row, _), ns in zip(compiled, times):
-        row.ns_per_call = ns
-    if empty is not None:
-        report.call_ns = times[-1]
+    if "eqsat" in outputs:
+        report.reference = "eqsat's compiled code of the group (eqsat rows: the interpreter)"
+    firsts = {r.variant: r for r in rows}
+    for row in report.rows:
+        if row.variant.startswith("eqsat") and row.compile_s is not None:
+            row.compile_s += parse_s
+        src = row.same_as or row.variant
+        if src not in outputs:
+            continue
+        ours = f"eqsat{row.group}"
+        against = outputs.get(ours) if row.variant != ours else None
+        if against is None or not (firsts.get(ours) and firsts[ours].equal is not False):
+            against = oracle
+        row.agreement = compare(against, outputs[src], RTOL_REASSOC if row.group else RTOL)
     if report.flops:  # measured right after the timings: the boost clock drifts with load
         report.clock = cpu_clock_ghz()
-    for row, first in copies:
-        row.ns_per_call, row.agreement = first.ns_per_call, first.agreement
     return report
 
 
-__all__ = ["Report", "Row", "bench"]
+__all__ = ["Report", "Row", "Variant", "bench"]

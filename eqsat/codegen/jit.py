@@ -13,6 +13,8 @@ from functools import cache
 
 import llvmlite.binding as llvm
 
+from eqsat.codegen.llvm_options import LlvmOptions
+from eqsat.codegen.llvm_options import apply as apply_options
 from eqsat.codegen.runtime import SYMBOLS
 from eqsat.codegen.runtime_checked import SYMBOLS as CHECKED_SYMBOLS
 from eqsat.codegen.runtime_memref import SYMBOLS as MEMREF_SYMBOLS
@@ -34,9 +36,11 @@ def _init() -> None:
             pass
 
 
-def target_machine(target: Target, opt: int = 3, llvm_defaults: bool = False) -> llvm.TargetMachine:
-    """A target machine from the target file, with its LLVM options set (LLVM's own with
-    ``llvm_defaults``: how the benchmark compiles MLIR's lowerings)."""
+def target_machine(
+    target: Target, opt: int = 3, options: LlvmOptions | None = None
+) -> llvm.TargetMachine:
+    """A target machine from the target file; LLVM's process-wide options set to ``options``
+    (the target file's by default, see ``eqsat.codegen.llvm_options``)."""
     _init()
     try:
         t = llvm.Target.from_triple(target.triple)
@@ -44,7 +48,7 @@ def target_machine(target: Target, opt: int = 3, llvm_defaults: bool = False) ->
         raise CodegenError(
             f"target {target.name}: LLVM has no target for {target.triple}: {e}"
         ) from None
-    target.apply_llvm_options(llvm_defaults)
+    apply_options(options or LlvmOptions.of(target))
     return t.create_target_machine(
         cpu=target.cpu, features=target.features, opt=opt, codemodel="jitdefault"
     )

@@ -72,15 +72,6 @@ class Target:
 
         return TargetCost(self, overrides, emit, reassoc)
 
-    def apply_llvm_options(self, llvm_defaults: bool = False) -> None:
-        """Set LLVM's process-wide code generation options to this target's (or, with
-        ``llvm_defaults``, to LLVM's own, as MLIR's tools compile): call before each compile
-        (every compile sets them, so no compile inherits another's)."""
-        from llvmlite import binding as llvm
-
-        schedule = SCHEDULES[0] if llvm_defaults else self.schedule
-        llvm.set_option("", f"-misched-prera-direction={schedule}")
-
     def error(self, key: str, message: str) -> TargetError:
         """An error about ``key`` of this file, at the key's line."""
         return TargetError(self.path, self.lines.get(key), message)

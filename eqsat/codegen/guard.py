@@ -1,0 +1,87 @@
+"""Calling generated code so that a fault in it is reported, not the end of the interpreter.
+
+``call_guarded`` runs a function in a forked child process: what it writes to ``sys.stdout``
+reaches the parent's ``sys.stdout`` as it is written (so output printed before a crash is
+kept), an exception it raises is raised again in the parent, and a child killed by a signal
+(SIGSEGV from a stack overflow, SIGILL from an instruction the host lacks, ...) becomes a
+``GeneratedCodeCrash``. Where ``os.fork`` does not exist the function runs in this process.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+import pickle
+import signal
+import sys
+import tempfile
+from collections.abc import Callable
+from typing import Any
+
+
+class GeneratedCodeCrash(Exception):
+    """The generated code killed its process (the message names the signal)."""
+
+
+class _PipeWriter:
+    """A text stream writing straight to a file descriptor (no buffering to lose)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def write(self, text: str) -> int:
+        data = text.encode()
+        while data:
+            data = data[os.write(self.fd, data) :]
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def call_guarded(fn: Callable[[], Any], what: str) -> None:
+    """Call ``fn`` (which returns nothing) in a child process; ``what`` names it in the
+    error of a crash ("the avx2 code of @main")."""
+    if not hasattr(os, "fork"):
+        fn()
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    with tempfile.TemporaryFile() as err:
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            code = 0
+            try:
+                os.close(r)
+                faulthandler.disable()  # the parent reports the signal, without a dump
+                sys.stdout = _PipeWriter(w)  # type: ignore[assignment]
+                fn()
+            except BaseException as e:  # noqa: BLE001 - handed to the parent as it is
+                try:
+                    err.write(pickle.dumps(e))
+                except Exception:
+                    err.write(pickle.dumps(RuntimeError(f"{type(e).__name__}: {e}")))
+                err.flush()
+                code = 3
+            finally:
+                sys.stderr.flush()
+                os._exit(code)
+        os.close(w)
+        with os.fdopen(r, "rb") as out:
+            while chunk := out.read1(65536):
+                sys.stdout.write(chunk.decode(errors="replace"))
+        _, status = os.waitpid(pid, 0)
+        sys.stdout.flush()
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            try:
+                name = signal.Signals(sig).name
+            except ValueError:
+                name = f"signal {sig}"
+            raise GeneratedCodeCrash(f"{what} crashed ({name})")
+        if os.WEXITSTATUS(status) == 3:
+            err.seek(0)
+            raise pickle.loads(err.read())
+        if os.WEXITSTATUS(status) != 0:
+            raise GeneratedCodeCrash(f"{what} exited with status {os.WEXITSTATUS(status)}")

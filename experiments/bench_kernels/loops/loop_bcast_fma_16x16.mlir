@@ -1,0 +1,18 @@
+// The bcast_fma_16x16 kernel repeated %n times in an scf.for (how a small kernel is usually
+// timed). MLIR's --test-lower-to-llvm code may put allocas inside the loop body.
+// ARGS: n=20000
+func.func @loop_bcast_fma_16x16(%A: memref<16x16xf32>, %x: memref<16xf32>, %Y: memref<16x16xf32>, %n: index) {
+  %c0_rep = arith.constant 0 : index
+  %c1_rep = arith.constant 1 : index
+  scf.for %i_rep = %c0_rep to %n step %c1_rep {
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : f32
+    %a = vector.transfer_read %A[%c0, %c0], %pad {in_bounds = [true, true]} : memref<16x16xf32>, vector<16x16xf32>
+    %v = vector.transfer_read %x[%c0], %pad {in_bounds = [true]} : memref<16xf32>, vector<16xf32>
+    %y = vector.transfer_read %Y[%c0, %c0], %pad {in_bounds = [true, true]} : memref<16x16xf32>, vector<16x16xf32>
+    %b = vector.broadcast %v : vector<16xf32> to vector<16x16xf32>
+    %r = vector.fma %a, %b, %y : vector<16x16xf32>
+    vector.transfer_write %r, %Y[%c0, %c0] {in_bounds = [true, true]} : vector<16x16xf32>, memref<16x16xf32>
+  }
+  return
+}
