@@ -1,18 +1,20 @@
-"""The benchmark table: every kernel of ``experiments/bench_kernels/`` timed per variant on the
-targets this host runs (``avx2``, ``x86-64-v2``), against MLIR 22's own lowerings.
+"""The benchmark table: every kernel of ``experiments/bench_kernels/`` timed on each target this
+host runs, eqsat against MLIR 22's whole strategy space, strict, ``+reassoc`` and
+``+fast-math`` (``eqsat bench --baseline mlir --reassoc --fast-math``, like with like).
 
-Writes ``<out>.md`` (one table per target and reassociation setting, ns per call) and
-``<out>.csv`` (every row: target, kernel, variant, ns_per_call, equal, compile_ms, note).
-The eqsat variant's results are checked against the reference interpreter, the others' against
-the eqsat variant's.
+Writes ``<out>.md`` (per target and group: eqsat, MLIR's default, MLIR's best and the goals),
+``<out>.csv`` (every row of every table) and ``<out>.json`` (``eqsat bench --json`` rows per
+kernel and target), each with provenance (``experiments.provenance``: the markdown header, a
+``.provenance.json`` beside the CSV, a ``provenance`` key in the JSON).
 
-    python experiments/bench_mlir.py [--quick] [--targets avx2,x86-64-v2] [--out PATH]
+    python experiments/bench_mlir.py [--quick] [--targets avx2,x86-64-v2,avx512] [--kernels K,..]
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import math
 import sys
 import time
@@ -20,181 +22,141 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from eqsat.bench.command import best_mlir, report_json  # noqa: E402
 from eqsat.bench.harness import file_scalar_args as kernel_args  # noqa: E402
-from experiments.kernel_variants import geomean, machine  # noqa: E402
-from eqsat.bench.mlir_baseline import DEFAULTS, STRATEGIES  # noqa: E402
 from eqsat.bench.run import Report, bench  # noqa: E402
+from eqsat.bench.variants import GROUPS  # noqa: E402
 from eqsat.targets import load_target  # noqa: E402
+from experiments.kernel_variants import geomean, kernel_paths  # noqa: E402
+from experiments.provenance import markdown_header, record, write_sidecar  # noqa: E402
 
-KERNELS = Path(__file__).resolve().parent / "bench_kernels"
-#: Columns of the markdown tables: MLIR's default, then the strategies that differ from it.
-FORCED = [f"{fam}-{name}" for fam, name, value in STRATEGIES if DEFAULTS[fam] != value]
-SHORT = {
-    "contract-outerproduct": "outerprod",
-    "contract-llvmintr": "c-llvmintr",
-    "contract-parallelarith": "parallelarith",
-    "transpose-shuffle_1d": "shuffle_1d",
-    "transpose-shuffle_16x16": "shuffle_16x16",
-    "transpose-llvmintr": "t-llvmintr",
-    "multi_reduction-innerreduction": "innerred",
-}
+#: The goals of the project against MLIR's best, like with like.
+GOAL_WORST = 1.10  # eqsat's time over MLIR's best, on any kernel
+GOAL_GEOMEAN = 1 / 1.1  # the same in geometric mean (at least 1.1x ahead)
 
 
-def _ns(report: Report, variant: str) -> float | None:
-    row = report.row(variant)
-    return row.ns_per_call if row else None
-
-
-def _best(report: Report, reassoc: bool) -> tuple[str, float] | None:
-    rows = [
-        r
-        for r in report.rows
-        if r.variant.startswith("mlir-") and r.reassoc == reassoc and r.ns_per_call and r.equal
-    ]
-    if not rows:
-        return None
-    best = min(rows, key=lambda r: r.ns_per_call or math.inf)
-    return best.variant, best.ns_per_call or math.inf
-
-
-def _cell(ns: float | None, equal: bool | None = True) -> str:
+def _fmt(ns: float | None, spread: tuple[float, float] | None = None) -> str:
     if ns is None:
         return "n/a"
-    return f"{ns:.1f}" + ("" if equal else " (wrong)")
+    return f"{ns:.1f}" + (f" ({spread[0]:.1f}-{spread[1]:.1f})" if spread else "")
 
 
-def markdown(reports: list[Report], reassoc: bool) -> str:
-    suffix = "+reassoc" if reassoc else ""
-    cols = ["mlir-default"] + [f"mlir-{f}" for f in FORCED]
-    head = ["kernel", f"eqsat{suffix}"] + [c.removeprefix("mlir-") for c in cols]
-    head = [SHORT.get(h, h) for h in head] + ["best MLIR", "default / best", "eqsat / best"]
+def table(reports: list[Report], group: str) -> str:
+    """One markdown table: per kernel, eqsat's row of ``group``, MLIR's default and best."""
+    head = ["kernel", f"eqsat{group} ns (spread)", "mlir-default ns", "best MLIR ns (spread)",
+            "best MLIR variant", "eqsat / best", "MLIR variants that crashed"]  # fmt: skip
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    ratios = []
-    ours_to_best: list[float] = []
-    ours_to_default: list[float] = []
-    compile_ms: list[float] = []
+    ratios: list[float] = []
+    missing = []
     for rep in reports:
-        ours = rep.row(f"eqsat{suffix}")
-        cells = [rep.entry, _cell(ours.ns_per_call, ours.equal) if ours else "-"]
-        for c in cols:
-            row = rep.row(c + suffix)
-            cells.append(_cell(row.ns_per_call, row.equal) if row else "n/a")
-        best = _best(rep, reassoc)
-        default = _ns(rep, "mlir-default" + suffix)
-        if best and default:
-            ratios.append(default / best[1])
-            cells += [SHORT.get(best[0][5:].removesuffix(suffix), best[0][5:]),
-                      f"{default / best[1]:.2f}x"]  # fmt: skip
-        else:
-            cells += ["-", "-"]
-        if best and default and ours and ours.ns_per_call and ours.equal:
-            ours_to_best.append(ours.ns_per_call / best[1])
-            ours_to_default.append(ours.ns_per_call / default)
-            cells.append(f"{ours.ns_per_call / best[1]:.2f}x")
-        else:
-            cells.append("-")
-        if ours and ours.compile_s:
-            compile_ms.append(1000 * ours.compile_s)
-        lines.append("| " + " | ".join(cells) + " |")
+        ours = rep.row(f"eqsat{group}")
+        default = rep.row(f"mlir-default{group}")
+        best = best_mlir(rep).get(group)
+        best_row = rep.row(best[0]) if best else None
+        crashed = sum(1 for r in rep.rows if r.group == group and r.failure and not r.same_as)
+        ratio = "-"
+        if ours and ours.ns_per_call and ours.equal and best:
+            ratios.append(ours.ns_per_call / best[1])
+            ratio = f"{ratios[-1]:.2f}x" + (" **over goal**" if ratios[-1] > GOAL_WORST else "")
+        elif ours and not ours.equal:
+            missing.append(rep.entry)
+            ratio = "eqsat wrong or not run: " + (ours.note or "results differ")
+        lines.append("| " + " | ".join([
+            rep.entry,
+            _fmt(ours.ns_per_call, ours.spread) if ours else "-",
+            _fmt(default.ns_per_call) if default else "-",
+            _fmt(best[1], best_row.spread if best_row else None) if best else "n/a",
+            f"`{best[0]}`" if best else "-",
+            ratio,
+            str(crashed),
+        ]) + " |")  # fmt: skip
     if ratios:
-        geo = geomean(ratios)
-        lines.append(f"\nMLIR's default vs its best forced strategy: geometric mean {geo:.2f}x "
-                     f"slower (range {min(ratios):.2f}x to {max(ratios):.2f}x).")  # fmt: skip
-    if ours_to_best:
-        geo_best = geomean(ours_to_best)
+        geo = geomean(ratios) or math.nan
+        worst = max(ratios)
         lines.append(
-            f"eqsat{suffix}'s time over MLIR's best forced strategy: geometric mean "
-            f"{geo_best:.2f}x (range {min(ours_to_best):.2f}x to {max(ours_to_best):.2f}x; goals: "
-            f"at most 0.90x in geometric mean, no kernel above 1.10x); over MLIR's default: "
-            f"geometric mean {geomean(ours_to_default):.2f}x."
+            f"\neqsat{group} / best MLIR: geometric mean **{geo:.2f}x** (goal <= "
+            f"{GOAL_GEOMEAN:.2f}x: {'met' if geo <= GOAL_GEOMEAN else 'NOT met'}), worst "
+            f"**{worst:.2f}x** (goal <= {GOAL_WORST:.2f}x: "
+            f"{'met' if worst <= GOAL_WORST else 'NOT met'}); {len(ratios)} kernels."
         )
-    if compile_ms:
-        lines.append(f"Compile latency of eqsat{suffix} (parse to callable): "
-                     f"{min(compile_ms):.0f} to {max(compile_ms):.0f} ms (aim: under 500).")
     return "\n".join(lines) + "\n"
-
-
-def peaks(reports: list[Report], reassoc: bool) -> str:
-    """GFLOP/s and share of peak of the contraction kernels (clock measured per kernel), for
-    eqsat's row and MLIR's rows with the same reassociation setting."""
-    ours_name, suffix = ("eqsat+reassoc", "+reassoc") if reassoc else ("eqsat", "")
-    lines = []
-    for rep in reports:
-        peak = rep.peak_gflops()
-        if not rep.flops or not peak or not rep.clock:
-            continue
-        ours = _ns(rep, ours_name)
-        shown = [(ours_name, ours), (f"mlir-default{suffix}", _ns(rep, f"mlir-default{suffix}"))]
-        best = _best(rep, reassoc)
-        if best:
-            shown.append((f"best MLIR ({best[0]})", best[1]))
-        parts = [f"{name} {rep.flops / ns:.1f} GFLOP/s = {rep.flops / ns / peak:.0%}"
-                 for name, ns in shown if ns]  # fmt: skip
-        if rep.call_ns:
-            parts.append(f"call overhead {rep.call_ns:.1f} ns alone (empty function, same "
-                         "signature; it overlaps the kernel's work)")
-        lines.append(f"- {rep.entry} (peak {peak:.0f} GFLOP/s at {rep.clock[0]:.2f} GHz): "
-                     + "; ".join(parts))  # fmt: skip
-    return "\n".join(lines)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="3 repeats of 5 ms samples")
-    ap.add_argument("--targets", default="avx2,x86-64-v2")
+    ap.add_argument("--quick", action="store_true", help="1 placement, 3 samples of 5 ms")
+    ap.add_argument("--targets", default="avx2,x86-64-v2,avx512")
+    ap.add_argument("--kernels", help="comma-separated kernel names (default: all)")
+    ap.add_argument("--placements", type=int, default=3)
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results" / "bench"))
+    ap.add_argument("--repeats", type=int, default=5, help="samples per placement")
+    ap.add_argument("--sample-ms", type=float, default=10.0)
     args = ap.parse_args()
-    repeats, sample = (3, 0.005) if args.quick else (9, 0.02)
+    repeats, sample, placements = ((3, 0.005, 1) if args.quick
+                                   else (args.repeats, args.sample_ms / 1000, args.placements))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    kernels = sorted(KERNELS.glob("*.mlir"))
+    kernels = kernel_paths(args.kernels.split(",") if args.kernels else None)
+    prov = record()
     md = [
-        f"Command: `python experiments/bench_mlir.py{' --quick' if args.quick else ''}`; "
-        f"machine: {machine()}; {time.strftime('%Y-%m-%d', time.gmtime())}.",
-        f"Median of {repeats} samples of {sample * 1000:.0f} ms, ns per call in thread CPU time "
-        "of a JIT-compiled call loop; (wrong) marks results that differ from eqsat's; n/a: not "
-        "lowered.",
-        "Columns other than mlir-default force one strategy (others at MLIR's default); "
-        "dot, eltwise and innerparallel are the defaults.",
+        markdown_header(prov),
+        f"Every variant compiled {placements} time(s) in fresh processes, each placement "
+        f"{repeats} samples of {sample * 1000:.0f} ms interleaved across the variants; ns per "
+        "call is the median of all samples (thread CPU time of a JIT-compiled call loop), the "
+        "spread the min-max of the placements' medians. Every variant compiles under the "
+        "target file's LLVM options. MLIR's best is the minimum over its whole strategy space "
+        "(searched in two stages, see the README) among variants whose results are right. "
+        "The machine is shared: expect noise beyond the spread.",
     ]
-    csv_rows = []
+    csv_rows: list[list[object]] = []
+    json_out: dict[str, object] = {"provenance": prov, "runs": []}
     for tname in args.targets.split(","):
         target = load_target(tname)
         if not target.runs_on_host():
-            md.append(f"\n{tname}: not run (this host cannot execute it).")
+            md.append(f"\n## {tname}\n\nNot run: this host cannot run {tname} code (it lacks "
+                      f"some of {', '.join(target.requires)}).\n")  # fmt: skip
             continue
         reports = []
         for path in kernels:
             text = path.read_text()
+            t0 = time.time()
             rep = bench(text, path.name, path.stem, target, scalars=kernel_args(text),
-                        repeats=repeats, sample_seconds=sample, reassoc=True)  # fmt: skip
+                        repeats=repeats, sample_seconds=sample, reassoc=True, fast_math=True,
+                        placements=placements)  # fmt: skip
             reports.append(rep)
-            print(f"{tname} {path.stem}: " + ", ".join(
-                f"{r.variant}={r.ns_per_call:.1f}" for r in rep.rows[:1] if r.ns_per_call
-            ), flush=True)  # fmt: skip
-            for r in rep.rows:
-                csv_rows.append([tname, path.stem, r.variant,
-                                 f"{r.ns_per_call:.2f}" if r.ns_per_call else "",
-                                 r.equal, f"{r.compile_s * 1000:.0f}" if r.compile_s else "",
-                                 r.note])  # fmt: skip
-        for reassoc in (False, True):
-            md.append(f"\n### {tname}, reassociation {'on' if reassoc else 'off'} "
-                      "(ns per call)\n")  # fmt: skip
-            md.append(markdown(reports, reassoc))
-        for reassoc in (False, True):
-            p = peaks(reports, reassoc)
-            if p:
-                md.append(f"\nContraction kernels on {tname}, reassociation "
-                          f"{'on' if reassoc else 'off'} (peak = 2 FMA units x "
-                          f"{target.lanes('f32')} lanes x 2 flops x clock, the clock measured "
-                          "with a dependent-add chain after each kernel's timings):\n\n"
-                          f"{p}\n")  # fmt: skip
+            ours = rep.row("eqsat")
+            print(f"{tname} {path.stem}: {time.time() - t0:.0f} s, eqsat "
+                  f"{_fmt(ours.ns_per_call if ours else None)} ns", flush=True)  # fmt: skip
+            rows = report_json(rep)
+            json_out["runs"].append({"target": tname, "kernel": path.stem, "rows": rows,  # type: ignore[union-attr]
+                                     "call_ns": rep.call_ns, "flops": rep.flops,
+                                     "clock_ghz": rep.clock[0] if rep.clock else None})  # fmt: skip
+            for r in rows:
+                csv_rows.append([tname, path.stem, r["variant"], r["group"], r["ns_per_call"],
+                                 *(r["spread"] or ["", ""]), r["equal"], r["compile_ms"],
+                                 r["same_as"] or "", r["note"]])  # fmt: skip
+        md.append(f"\n## {tname} ({target.cpu}, LLVM options: {reports[0].options.label()})\n"
+                  if reports and reports[0].options else f"\n## {tname}\n")  # fmt: skip
+        for group in GROUPS:
+            name = {"": "strict IEEE", "+reassoc": "reductions reassociated",
+                    "+fast-math": "fast-math"}[group]  # fmt: skip
+            md.append(f"\n### {tname}, {name} (eqsat{group} against mlir-*{group})\n")
+            md.append(table(reports, group))
+        _write(out, md, csv_rows, json_out, prov)  # after each target: a long run keeps them
+    _write(out, md, csv_rows, json_out, prov)
+    print(f"wrote {out.with_suffix('.md')}, .csv (+ .csv.provenance.json) and .json")
+
+
+def _write(out: Path, md: list[str], csv_rows: list[list[object]], json_out: dict[str, object],
+           prov: dict[str, object]) -> None:  # fmt: skip
     out.with_suffix(".md").write_text("\n".join(md) + "\n")
     with out.with_suffix(".csv").open("w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["target", "kernel", "variant", "ns_per_call", "equal", "compile_ms", "note"])
+        w.writerow(["target", "kernel", "variant", "group", "ns_per_call", "spread_min",
+                    "spread_max", "equal", "compile_ms", "same_as", "note"])  # fmt: skip
         w.writerows(csv_rows)
-    print(f"wrote {out.with_suffix('.md')} and {out.with_suffix('.csv')}")
+    write_sidecar(out.with_suffix(".csv"), prov)
+    out.with_suffix(".json").write_text(json.dumps(json_out, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -182,7 +182,8 @@ STRATEGY_KEYS = (*FAMILY_OP, "avx2_transpose")
 
 def space_variants(text: str, group: str = "", avx2: bool = False) -> list[Variant]:
     """Every combination of the strategy families the input needs (``FAMILY_OP``) with every
-    ``EXTRA`` option (the AVX2 transpose only when ``avx2`` and transposes can occur), in
+    ``EXTRA`` option (the AVX2 transpose only when ``avx2`` and transposes can occur: it
+    lowers the 8x8 f32 ones first, the transpose option the rest), in
     ``group``; named by the options that differ from MLIR's default (``mlir-default`` when
     none)."""
     import itertools
