@@ -6,7 +6,13 @@ saturating a corpus of programs, every witness is extracted side by side, each s
 into a function of the leaves it reads, and both run on inputs that show every special
 value (NaN, infinities, signed zeros, denormals, INT_MIN/INT_MAX: ``special_values``) and on
 random ones; results must agree bit for bit (any NaN equals any NaN). A difference is a
-counterexample: the rule is unsound. A rule with no witness never fired: it is untested.
+counterexample: the rule is unsound. Two sides of different types make the rule ill-typed
+(said so, with both types, rather than a counterexample). A rule with no witness never fired:
+it is untested.
+
+``check_rules(corpus, rule_files=[mine], context=builtin)`` checks only ``mine``'s rules (what
+``eqsat check-rules --rules FILE.egg`` does): they record witnesses while the built-in rules
+union as usual, so a user rule sees the forms the built-in rules make.
 """
 
 from __future__ import annotations
@@ -156,6 +162,7 @@ class RuleResult:
     checked: int = 0
     skipped: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    ill_typed: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -166,14 +173,20 @@ class CheckReport:
     errors: list[str] = field(default_factory=list)
 
     def unsound(self) -> list[RuleResult]:
-        return [r for r in self.results.values() if r.failures]
+        return [r for r in self.results.values() if r.failures and not r.ill_typed]
+
+    def ill_typed(self) -> list[RuleResult]:
+        return [r for r in self.results.values() if r.ill_typed]
 
     def unfired(self) -> list[RuleResult]:
         return [r for r in self.results.values() if not r.fired]
 
     def ok(self, require_all_fired: bool = True) -> bool:
         return (
-            not self.errors and not self.unsound() and (not require_all_fired or not self.unfired())
+            not self.errors
+            and not self.unsound()
+            and not self.ill_typed()
+            and (not require_all_fired or not self.unfired())
         )
 
     def format(self) -> str:
@@ -184,7 +197,9 @@ class CheckReport:
         lines.append(f"  {'rule':<40} {'fired':>6} {'checked':>8}  verdict")
         for label, r in sorted(self.results.items()):
             verdict = (
-                "UNSOUND"
+                "ILL-TYPED"
+                if r.ill_typed
+                else "UNSOUND"
                 if r.failures
                 else "untested (never fired)"
                 if not r.fired
@@ -193,6 +208,9 @@ class CheckReport:
                 else "fired, not evaluable"
             )
             lines.append(f"  {label:<40} {r.fired:>6} {r.checked:>8}  {verdict}")
+        for r in self.ill_typed():
+            lines.append(f"\nILL-TYPED {r.rule.label} ({r.rule.law}):")
+            lines.extend("  " + f for f in r.ill_typed[:2])
         for r in self.unsound():
             lines.append(f"\nUNSOUND {r.rule.label} ({r.rule.law}):")
             lines.extend("  " + f for f in r.failures[:2])
@@ -202,9 +220,15 @@ class CheckReport:
         lines.extend(f"error: {e}" for e in self.errors)
         unfired = self.unfired()
         lines.append(
-            f"\n{len(self.unsound())} unsound, {len(unfired)} never fired"
+            f"\n{len(self.unsound())} unsound, {len(self.ill_typed())} ill-typed, "
+            f"{len(unfired)} never fired"
             + (f": {', '.join(r.rule.label for r in unfired)}" if unfired else "")
         )
+        if unfired:
+            lines.append(
+                f"(never fired on the corpus: {', '.join(self.programs)}; pass programs where "
+                "the rules' left-hand sides occur to test them)"
+            )
         return "\n".join(lines)
 
 
@@ -214,7 +238,10 @@ def check_rules(
     rule_files: list[RuleFile] | None = None,
     trials: int = 3,
     seed: int = 0,
+    context: list[RuleFile] | None = None,
 ) -> CheckReport:
+    """Check every rule of ``rule_files`` (default: all of ``rules/``) on the programs of
+    ``corpus``; ``context`` files run alongside, unioning as usual, unchecked."""
     import time
 
     start = time.perf_counter()
@@ -241,7 +268,7 @@ def check_rules(
     # that rule records witnesses and all others union as usual.
     _run(files, None, modules, results, by_key, rng, trials)
     for label in [lbl for lbl, r in results.items() if not r.fired]:
-        _run(files, label, modules, results, by_key, rng, trials)
+        _run([*(context or []), *files], label, modules, results, by_key, rng, trials)
     report.seconds = time.perf_counter() - start
     return report
 
@@ -298,6 +325,8 @@ def _run(
             result.checked += 1
         elif verdict.startswith("skip:"):
             result.skipped.append(verdict[5:])
+        elif verdict.startswith("ill-typed:"):
+            result.ill_typed.append(verdict[10:].strip())
         else:
             result.failures.append(verdict)
 
@@ -399,6 +428,12 @@ def _compare(
         )
     except Exception as e:  # noqa: BLE001
         return f"skip: not decodable ({type(e).__name__}: {e})"
+    lt, rt = (f.attributes["function_type"].type.results for f in module.ops)
+    if lt != rt:
+        return (
+            f"ill-typed: the left-hand side has type {_types(lt)}, the right-hand side "
+            f"{_types(rt)} (a rule may only union terms of one type)"
+        )
     text = print_module(module)
     defined = 0
     undefined = ""
@@ -438,6 +473,10 @@ def _compare(
     if not defined:
         return f"skip: undefined on every input ({undefined})"
     return None
+
+
+def _types(ts: tuple[Type, ...]) -> str:
+    return ", ".join(str(t) for t in ts) or "()"
 
 
 def _copy(args: list[Any]) -> list[Any]:

@@ -83,7 +83,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from eqsat.api import version
+
     ap = argparse.ArgumentParser(prog="eqsat", description=__doc__.splitlines()[0])
+    ap.add_argument("--version", action="version", version=f"eqsat {version()}")
     sub = ap.add_subparsers(dest="command", required=True)
     p = sub.add_parser("parse", help="parse, verify and print an MLIR file")
     p.add_argument("file", help="MLIR file, or - for stdin")

@@ -4,38 +4,37 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TextIO
 
+from eqsat.cost_options import cost_item, native_spec
 from eqsat.inputs import positive, positive_seconds, read_input
 from frontend import parse, print_module
 
 
-NATIVE_ELEMS = ("f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64", "index")
+def _usage(message: str) -> SystemExit:
+    """A usage error (exit 2), printed as argparse prints its own."""
+    print(f"eqsat: error: {message}", file=sys.stderr)
+    return SystemExit(2)
 
 
-def _native(spec: str | None) -> dict[str, int]:
-    """``f32=8,i32=8`` -> {"f32": 8, "i32": 8}; an argparse type (bad usage exits 2)."""
-    out: dict[str, int] = {}
-    for part in filter(None, (spec or "").split(",")):
-        elem, _, lanes = part.partition("=")
-        if not lanes.strip().isdigit() or int(lanes) < 1 or elem.strip() not in NATIVE_ELEMS:
-            raise argparse.ArgumentTypeError(
-                f"--native expects ELEM=LANES[,...] with ELEM one of {', '.join(NATIVE_ELEMS)} "
-                f"and LANES >= 1, got {part!r}"
-            )
-        out[elem.strip()] = int(lanes)
-    return out
+def _overrides(args: argparse.Namespace, table: dict[str, float], vv: bool) -> dict[str, float]:
+    """``--costs`` ``[ops]`` entries, then ``--cost NAME=C`` items (later ones win); for the
+    VV model (no target) op names become the constructors it prices."""
+    from eqsat.cost_options import vv_name
 
-
-def _overrides(args: argparse.Namespace, table: dict[str, float]) -> dict[str, float]:
-    """``--costs`` ``[ops]`` entries, then ``--cost NAME=C`` items (later ones win)."""
     overrides = dict(table)
-    for item in args.cost or []:
-        name, _, value = item.partition("=")
-        try:
-            overrides[name] = float(value)
-        except ValueError:
-            raise SystemExit(f"eqsat: error: --cost expects NAME=NUMBER, got {item!r}") from None
-    return overrides
+    overrides.update(args.cost or [])
+    if not vv:
+        return overrides
+    out: dict[str, float] = {}
+    for name, value in overrides.items():
+        cons = vv_name(name)
+        if cons is None:
+            raise _usage(
+                f"--cost {name}: only a target's cost model prices '{name}' (add --target)"
+            )
+        out[cons] = value
+    return out
 
 
 def _target_and_costs(
@@ -46,7 +45,8 @@ def _target_and_costs(
     then ``--costs [ops]``, then ``--cost`` (later ones win)."""
     import tomllib
 
-    from eqsat.cost import load_costs, vv_cost
+    from eqsat.cost import vv_cost
+    from eqsat.cost_options import load_vv_costs
     from eqsat.targets import load_target
 
     target = load_target(args.target) if args.target else None
@@ -54,7 +54,10 @@ def _target_and_costs(
     if args.costs:
         try:
             with open(args.costs, "rb") as f:
-                is_target = "target" in tomllib.load(f)
+                raw = f.read()
+            text = raw.decode("utf-8")
+            data = tomllib.loads(text)
+            is_target = "target" in data
         except OSError as e:
             raise SystemExit(f"eqsat: error: cannot read cost table {args.costs}: {e}") from None
         except (tomllib.TOMLDecodeError, UnicodeDecodeError):
@@ -62,13 +65,8 @@ def _target_and_costs(
         if is_target:
             target = load_target(args.costs)
         else:
-            try:
-                table.update(load_costs(args.costs))
-            except (OSError, ValueError) as e:
-                raise SystemExit(
-                    f"eqsat: error: cannot read cost table {args.costs}: {e}"
-                ) from None
-    overrides = _overrides(args, table)
+            table.update(load_vv_costs(args.costs, data, text))
+    overrides = _overrides(args, table, vv=target is None)
     if target is not None:
         level = emit or "hwv"  # hwv is the default with a target
         reassoc = getattr(args, "fast_math", False) or getattr(args, "reassoc", False)
@@ -77,6 +75,7 @@ def _target_and_costs(
 
 
 def cmd_opt(args: argparse.Namespace) -> int:
+    from eqsat.cost_options import CostFileError
     from eqsat.forced_strategies import module_cost_overrides
     from eqsat.optimize import Budget, optimize_module
     from eqsat.targets import TargetError
@@ -89,7 +88,7 @@ def cmd_opt(args: argparse.Namespace) -> int:
         args.target = "avx2"  # LLVM IR and assembly are always for some target
     try:
         target, cost = _target_and_costs(args, "hwv" if machine_code else args.emit, forced)
-    except TargetError as e:
+    except (TargetError, CostFileError) as e:
         print(str(e), file=sys.stderr)
         return 1
     emit = "hwv" if machine_code else args.emit or ("hwv" if target is not None else "vv")
@@ -100,7 +99,9 @@ def cmd_opt(args: argparse.Namespace) -> int:
     if target is None and native is None:
         native = {}
     from eqsat.extract import ExtractionError
+    from eqsat.optimize import IllTypedRuleError, OptionError
 
+    out = _output(args)
     try:
         result = optimize_module(
             module,
@@ -112,25 +113,76 @@ def cmd_opt(args: argparse.Namespace) -> int:
             target=target,  # type: ignore[arg-type]
             emit=emit,
             extractor=args.extractor,
+            rules_phase=args.rules_phase,
+            disabled=frozenset(args.disable_rule or ()),
+            phases=_phase_list(args.phases),
+            after_phase=_printer(args, out),
         )
-    except ExtractionError as e:
+    except OptionError as e:
+        raise _usage(str(e)) from None
+    except (ExtractionError, IllTypedRuleError) as e:
         print(f"eqsat: error: {e}", file=sys.stderr)
         return 1
     if args.explain:
         from eqsat.explain import explain
 
-        sys.stdout.write(explain(result, module, fmt=args.format))
+        out.write(explain(result, module, fmt=args.format))
     elif machine_code:
         from eqsat.codegen.commands import emit as emit_code
 
-        sys.stdout.write(emit_code(result.module, target, args.emit, args.layout, args.reassoc))
+        out.write(emit_code(result.module, target, args.emit, args.layout, args.reassoc))
     else:
-        sys.stdout.write(print_module(result.module, generic=args.generic))
+        out.write(print_module(result.module, generic=args.generic))
+    if out is not sys.stdout:
+        out.close()
     if args.dump_egraph:
         _dump_egraph(result, args, cost)
     if args.stats:
         print(result.stats(), file=sys.stderr)
     return 0
+
+
+def _output(args: argparse.Namespace) -> TextIO:
+    """Where ``opt`` writes its result: ``-o FILE`` (opened before the work starts, so an
+    unwritable path fails fast) or stdout."""
+    if not args.output or args.output == "-":
+        return sys.stdout
+    try:
+        return open(args.output, "w", encoding="utf-8")
+    except OSError as e:
+        raise SystemExit(f"eqsat: error: cannot write {args.output}: {e.strerror}") from None
+
+
+def _phase_list(text: str | None) -> tuple[str, ...] | None:
+    """``--phases canonicalize,explore`` -> the phases to run (None: all)."""
+    if text is None:
+        return None
+    return tuple(p.strip() for p in text.split(",") if p.strip())
+
+
+def _printer(args: argparse.Namespace, out: TextIO) -> object:
+    """The ``after_phase`` hook of ``--print-after PHASE`` / ``--print-after-all``: the
+    extracted program after each chosen phase, as a comment-headed module on stderr."""
+    wanted = set(args.print_after or ())
+    if not wanted and not args.print_after_all:
+        return None
+    from eqsat.optimize import RULE_PHASES
+
+    for name in wanted - set(RULE_PHASES):
+        raise _usage(
+            f"--print-after: unknown phase {name!r} (phases: {', '.join(RULE_PHASES)})"
+        )
+
+    def show(phase: str, module: object) -> None:
+        if not args.print_after_all and phase not in wanted:
+            return
+        print(f"// -----// IR after phase {phase} //----- //", file=sys.stderr)
+        if isinstance(module, str):
+            print(f"// {module}", file=sys.stderr)
+        else:
+            sys.stderr.write(print_module(module, generic=args.generic))  # type: ignore[arg-type]
+
+    return show
 
 
 def _dump_egraph(result: object, args: argparse.Namespace, cost: object) -> None:
@@ -167,8 +219,22 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def cmd_check_rules(args: argparse.Namespace) -> int:
     from eqsat.check_rules import check_rules, default_corpus
+    from eqsat.optimize import default_rule_files
+    from eqsat.rulefile import load
 
-    report = check_rules(args.corpus or default_corpus(), trials=args.trials, seed=args.seed)
+    for path in args.corpus:
+        if path.endswith(".egg"):
+            raise _usage(
+                f"check-rules: {path} is a rule file; pass it as --rules {path} (the "
+                "positional arguments are the MLIR programs to check the rules on)"
+            )
+    corpus = args.corpus or default_corpus()
+    if args.rules:
+        mine = [load(p) for p in args.rules]
+        context = [rf for group in default_rule_files().values() for rf in group]
+        report = check_rules(corpus, mine, args.trials, args.seed, context=context)
+    else:
+        report = check_rules(corpus, trials=args.trials, seed=args.seed)
     print(report.format())
     return 0 if report.ok(require_all_fired=not args.allow_unfired) else 1
 
@@ -212,8 +278,39 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "--rules",
         action="append",
         metavar="FILE",
-        help="an extra rule file (.egg) to run after the built-in phases",
+        help="a rule file (.egg) of your own (repeatable); its rules join phase --rules-phase",
     )
+    p.add_argument(
+        "--rules-phase",
+        choices=["canonicalize", "explore", "legalize"],
+        default=None,
+        help="the phase --rules files join (default: the file's directory name when it sits "
+        "in rules/<phase>/, else explore, so that what a rule builds is explored and lowered)",
+    )
+    p.add_argument(
+        "--disable-rule",
+        action="append",
+        metavar="NAME",
+        help="leave out a rule (its :name, or FILE.egg:LINE) or a whole ruleset (repeatable)",
+    )
+    p.add_argument(
+        "--phases",
+        metavar="LIST",
+        help="comma-separated phases to run (default: canonicalize,explore and, with a "
+        "target at hwv, legalize)",
+    )
+    p.add_argument(
+        "--print-after",
+        action="append",
+        metavar="PHASE",
+        help="print the program extracted after this phase to stderr (repeatable)",
+    )
+    p.add_argument(
+        "--print-after-all",
+        action="store_true",
+        help="print the program extracted after every phase to stderr",
+    )
+    p.add_argument("-o", "--output", metavar="FILE", help="write the result here (default: stdout)")
     p.add_argument(
         "--costs",
         metavar="TOML",
@@ -223,12 +320,14 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--cost",
         action="append",
+        type=cost_item,
         metavar="NAME=COST",
-        help="override one constructor's cost, e.g. Transpose=100",
+        help="override the cost of one constructor or op, e.g. Transpose=100 or "
+        "vector.transpose=0.25 (a number >= 0; inf forbids it)",
     )
     p.add_argument(
         "--native",
-        type=_native,
+        type=native_spec,
         metavar="ELEM=LANES,...",
         help="native vector width per element type, enables unrolling (f32=8)",
     )
@@ -259,9 +358,18 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=cmd_schema)
 
     p = sub.add_parser(
-        "check-rules", help="validate every rule on a corpus with the reference interpreter"
+        "check-rules",
+        help="validate rules on a corpus with the reference interpreter (all of rules/, or "
+        "--rules FILE.egg)",
     )
     p.add_argument("corpus", nargs="*", help="MLIR files (default: the bundled rule corpus)")
+    p.add_argument(
+        "--rules",
+        action="append",
+        metavar="FILE.egg",
+        help="check only the rules of this file (repeatable); the built-in rules run alongside "
+        "without being checked",
+    )
     p.add_argument(
         "--trials",
         type=int,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
@@ -18,10 +18,11 @@ from eqsat.cost import CostModel, vv_cost
 from eqsat.decode import Decoder
 from eqsat.egraph import EGraph
 from eqsat.encode import Encoder
-from eqsat.extract import Extraction, Snapshot
-from eqsat.rulefile import RuleFile, load, phase_files
+from eqsat.extract import Extraction, ExtractionError, Snapshot
+from eqsat.rulefile import RuleFile, did_you_mean, load, phase_files
 from eqsat.saturate import Phase, SaturationReport, saturate
 from eqsat.schema import schema_text
+from frontend.errors import MLIRError
 from frontend.ir import Block, Module, Operation, Region
 from frontend.verifier import verify_module
 
@@ -34,6 +35,18 @@ LEGALIZE = "legalize"
 EXTRACTORS = ("tree", "fast", "exact")
 # Rules exact only up to float reassociation: with --fast-math they join the explore phase.
 FAST_MATH = "fast-math"
+# The phases a user rule file may join (``--rules-phase``), in the order they run.
+RULE_PHASES = (*PHASES, LEGALIZE)
+# Called with a phase name and the program extracted after it (or why none could be).
+type PhaseHook = Callable[[str, Module | str], None]
+
+
+class OptionError(ValueError):
+    """An option names a phase or rule that does not exist (a usage error)."""
+
+
+class IllTypedRuleError(Exception):
+    """A user rule unioned terms of different types: the extracted program does not verify."""
 
 
 class TargetLike(Protocol):
@@ -141,6 +154,42 @@ def legalize_files(names: tuple[str, ...] = (), fast_math: bool = False) -> tupl
     return tuple(f for f in files if f.path.stem in wanted)
 
 
+def rules_phase_of(path: str | Path, given: str | None = None) -> str:
+    """The phase a user rule file joins: ``given``, else the directory it sits in when that is
+    ``rules/<phase>/``, else ``explore`` (so what the rule builds is explored and lowered)."""
+    if given is not None:
+        if given not in RULE_PHASES:
+            raise OptionError(
+                f"unknown rules phase {given!r}{did_you_mean(given, frozenset(RULE_PHASES))} "
+                f"(phases: {', '.join(RULE_PHASES)})"
+            )
+        return given
+    parent = Path(path).resolve().parent
+    if parent.name in RULE_PHASES and parent.parent.name == "rules":
+        return parent.name
+    return "explore"
+
+
+def _disable(
+    rules: dict[str, tuple[RuleFile, ...]], names: frozenset[str]
+) -> dict[str, tuple[RuleFile, ...]]:
+    """``rules`` without the rules named (by label, or all of a named ruleset)."""
+    known = {r.label for g in rules.values() for rf in g for r in rf.rules}
+    rulesets = {rs for g in rules.values() for rf in g for rs in rf.rulesets}
+    for name in sorted(names - known - rulesets):
+        raise OptionError(
+            f"--disable-rule {name}: no rule or ruleset of that name"
+            f"{did_you_mean(name, frozenset(known | rulesets))}"
+        )
+    return {
+        phase: tuple(
+            rf.without({r.label for r in rf.rules if r.label in names or r.ruleset in names})
+            for rf in group
+        )
+        for phase, group in rules.items()
+    }
+
+
 def optimize_module(
     module: Module,
     rules: dict[str, tuple[RuleFile, ...]] | None = None,
@@ -153,8 +202,17 @@ def optimize_module(
     emit: str = "vv",
     extractor: str | None = None,
     rounds: int | None = None,
+    rules_phase: str | None = None,
+    disabled: frozenset[str] = frozenset(),
+    phases: tuple[str, ...] | None = None,
+    after_phase: PhaseHook | None = None,
 ) -> OptimizeResult:
     """Optimize every function body of ``module``; returns a new, verified module.
+
+    ``extra_rule_paths`` are rule files of your own; each joins phase ``rules_phase`` (see
+    ``rules_phase_of``). ``disabled`` names rules (or rulesets) to leave out; ``phases`` the
+    phases to run (default all); ``after_phase`` sees the program extracted after each phase
+    of the first round.
 
     With a ``target``: its cost model prices the extraction (unless ``cost`` is given), its
     widths set the native tiles (unless ``native`` is given), extraction is DAG-aware (unless
@@ -165,6 +223,11 @@ def optimize_module(
     again so that those ops get their own choice too (a 16x16 transpose its shuffle sequence),
     up to ``rounds`` times (default 2 with a target, whose costs tell lowerings apart; else 1).
     Explanations and saturation stats describe the first round; ``cost`` is the last one's."""
+    if isinstance(target, str):
+        raise TypeError(
+            f"optimize_module takes a Target object (eqsat.targets.load_target({target!r})); "
+            f"eqsat.optimize(module, target={target!r}) takes target names"
+        )
     budget = budget or Budget()
     rules = dict(rules) if rules is not None else default_rule_files(fast_math=fast_math)
     if target is not None:
@@ -177,15 +240,31 @@ def optimize_module(
     extractor = extractor or "fast"
     if extractor not in EXTRACTORS:
         raise ValueError(f"unknown extractor {extractor!r} (known: {', '.join(EXTRACTORS)})")
-    if extra_rule_paths:
-        extra = tuple(load(p) for p in extra_rule_paths)
-        rules["user"] = rules.get("user", ()) + extra
+    user: list[RuleFile] = []
+    for p in extra_rule_paths:
+        rf = load(p)
+        phase = rules_phase_of(rf.path, rules_phase)
+        rules[phase] = rules.get(phase, ()) + (rf,)
+        user.append(rf)
+    if LEGALIZE in rules:  # legalize runs last, whoever added it
+        rules[LEGALIZE] = rules.pop(LEGALIZE)
+    if disabled:
+        rules = _disable(rules, disabled)
+    if phases is not None:
+        for name in phases:
+            if name not in RULE_PHASES:
+                raise OptionError(
+                    f"--phases: unknown phase {name!r}"
+                    f"{did_you_mean(name, frozenset(RULE_PHASES))} "
+                    f"(phases: {', '.join(RULE_PHASES)})"
+                )
+        rules = {k: v for k, v in rules.items() if k in phases}
     settings = (rules, budget, cost or vv_cost(), native, extractor)  # read once, every round
-    result = _optimize_once(module, *settings)
+    result = _optimize_once(module, *settings, user=tuple(user), after_phase=after_phase)
     for _ in range((rounds if rounds is not None else 2 if target is not None else 1) - 1):
         if not _new_compound_ops(module, result.module):
             break
-        again = _optimize_once(result.module, *settings)
+        again = _optimize_once(result.module, *settings, user=tuple(user))
         seconds = dict(result.seconds)
         seconds["next round"] = seconds.get("next round", 0.0) + sum(again.seconds.values())
         light = replace(again, egraph=None, snapshot=None)
@@ -216,6 +295,8 @@ def _optimize_once(
     cost: CostModel,
     native: dict[str, int] | None,
     extractor: str,
+    user: tuple[RuleFile, ...] = (),
+    after_phase: PhaseHook | None = None,
 ) -> OptimizeResult:
     """One round: encode, saturate, extract and decode every function body."""
     t0 = time.perf_counter()
@@ -246,8 +327,49 @@ def _optimize_once(
         for name, group in rules.items()
         if any(rf.rulesets for rf in group)
     ]
-    report = saturate(eg, phases)
+    if after_phase is None:
+        report = saturate(eg, phases)
+    else:  # one phase at a time, extracting after each
+        reports = []
+        for phase in phases:
+            reports.extend(saturate(eg, phase).phases)
+            try:
+                now = _extract(eg, enc, encoded, module, cost, extractor, user)[0]
+            except (ExtractionError, MLIRError, IllTypedRuleError) as e:
+                now = f"no program to extract: {str(e).splitlines()[0]}"
+            after_phase(phase.name, now)
+        report = SaturationReport(tuple(reports))
     t2 = time.perf_counter()
+    out, snap, extractions, total, decode = _extract(
+        eg, enc, encoded, module, cost, extractor, user
+    )
+    t3 = time.perf_counter()
+    return OptimizeResult(
+        out,
+        report,
+        files,
+        {"encode": t1 - t0, "saturate": t2 - t1, "extract": t3 - t2 - decode, "decode": decode},
+        total,
+        eg,
+        tuple(b.root for b in enc.blocks),
+        snap,
+        extractions,
+        enc,
+        cost,
+    )
+
+
+def _extract(
+    eg: EGraph,
+    enc: Encoder,
+    encoded: dict[int, object],
+    module: Module,
+    cost: CostModel,
+    extractor: str,
+    user: tuple[RuleFile, ...] = (),
+) -> tuple[Module, Snapshot, dict[int, Extraction], float, float]:
+    """Extract every block's root from ``eg`` and decode them into a new, verified module;
+    also the seconds decoding took."""
     snap = Snapshot(eg)
     roots = {}
     extractions = {}
@@ -262,7 +384,7 @@ def _optimize_once(
         roots[b.index] = ex.term
         extractions[b.index] = ex
         total += ex.cost
-    t3 = time.perf_counter()
+    t0 = time.perf_counter()
     decoder = Decoder(roots)
     out = Module([], dict(module.attributes), module.name, module.source)
     for op in module.ops:
@@ -275,18 +397,16 @@ def _optimize_once(
         decoder.decode_block(e, block, {})
         new = Operation(op.name, [], [], dict(op.attributes), [Region([block])], op.loc)
         out.body.append(new)
-    verify_module(out)
-    t4 = time.perf_counter()
-    return OptimizeResult(
-        out,
-        report,
-        files,
-        {"encode": t1 - t0, "saturate": t2 - t1, "extract": t3 - t2, "decode": t4 - t3},
-        total,
-        eg,
-        tuple(b.root for b in enc.blocks),
-        snap,
-        extractions,
-        enc,
-        cost,
-    )
+    try:
+        verify_module(out)
+    except MLIRError as e:
+        if not user:
+            raise
+        names = ", ".join(str(rf.path) for rf in user)
+        first = f" --rules {user[0].path}"
+        raise IllTypedRuleError(
+            f"the program extracted with the rules of {names} does not verify "
+            f"({str(e).splitlines()[0]}): a rule there unions terms of different types; "
+            f"`eqsat check-rules{first}` names it and both types"
+        ) from None
+    return out, snap, extractions, total, time.perf_counter() - t0

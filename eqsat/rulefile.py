@@ -7,22 +7,22 @@ is installed or run from a checkout), one subdirectory per phase::
     rules/explore/contract.egg
     rules/legalize/...
 
-Convention (DESIGN section 8): each ``rewrite``/``birewrite``/``rule`` is preceded by a ``; law``
+Convention: each ``rewrite``/``birewrite``/``rule`` is preceded by a ``; law``
 comment line stating the equation it implements, and may carry ``:name "..."``. The parser is
 egglog's own (``parse_program``), so what we list is exactly what egglog will run.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
-
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 
 from egglog import bindings
 
-from eqsat.egraph import EGraph, byte_span_to_line_col, to_rule_error
+from eqsat.egraph import EGraph, RuleError, byte_span_to_line_col, to_rule_error
 from frontend.errors import decode_source
 
 RULES_PACKAGE = "rules"
@@ -47,6 +47,8 @@ class Rule:
     builds: frozenset[str] = frozenset()
     # Constructors its left-hand side (its query) matches.
     reads: frozenset[str] = frozenset()
+    # Byte offsets of the command in the file's UTF-8 text (start, end).
+    span: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True)
@@ -76,8 +78,35 @@ class RuleFile:
         return out
 
     def install(self, egraph: EGraph) -> None:
-        """Run the file's declarations and rules in ``egraph``; errors name this file."""
-        egraph.run(self.text, str(self.path))
+        """Run the file's declarations and rules in ``egraph``; errors name this file, and an
+        unknown constructor gets the closest known names."""
+        try:
+            egraph.run(self.text, str(self.path))
+        except RuleError as e:
+            m = re.match(r"Unbound (?:function|symbol) (\S+)", e.message)
+            if m is None:
+                raise
+            known = set(egraph.schema.constructors) | _declared_functions(egraph)
+            e.message += did_you_mean(m.group(1), known)
+            raise
+
+    def without(self, labels: set[str]) -> RuleFile:
+        """This file with the rules named in ``labels`` (``Rule.label``) taken out: their text
+        is blanked (lines kept, so errors still point into the file)."""
+        drop = [r for r in self.rules if r.label in labels]
+        if not drop:
+            return self
+        data = bytearray(self.text.encode("utf-8"))
+        for r in drop:
+            for k in range(r.span[0], r.span[1]):
+                if data[k] not in b"\n":
+                    data[k] = ord(" ")
+        return RuleFile(
+            self.path,
+            data.decode("utf-8"),
+            self.rulesets,
+            tuple(r for r in self.rules if r.label not in labels),
+        )
 
 
 def rules_dir() -> Path:
@@ -110,6 +139,7 @@ def parse(text: str, path: Path) -> RuleFile:
         commands = bindings.EGraph().parse_program(text, filename=str(path))
     except bindings.EggSmolError as err:
         raise to_rule_error(err.context, str(path), {str(path): text}) from None
+    _check_commands(text, path)
     rulesets: list[str] = []
     rules: list[Rule] = []
     for cmd in commands:
@@ -120,7 +150,90 @@ def parse(text: str, path: Path) -> RuleFile:
                 rules.append(_rule(cmd, text, path))
             case _:
                 pass
+    for rule in rules:
+        if not rule.ruleset:
+            line, col = byte_span_to_line_col(text, rule.span[0])
+            raise RuleError(
+                str(path),
+                line,
+                col,
+                f"{rule.kind} {rule.label} is outside every named ruleset: egglog's default "
+                "ruleset never runs in eqsat's phases; declare `(ruleset NAME)` and add "
+                "`:ruleset NAME` to the rule",
+                source=text,
+            )
     return RuleFile(path, text, tuple(rulesets), tuple(rules))
+
+
+# Top-level commands a rule file may hold: declarations, rules and facts. Everything else
+# (``run``, ``run-schedule``, ``output``, ``extract``, ``check``, ``push``, ``include``, ...)
+# would run when the file is installed, outside every phase budget, and ``output`` writes files.
+DECLARATIVE = frozenset(
+    {
+        "ruleset", "unstable-combined-ruleset", "rewrite", "birewrite", "rule",
+        "datatype", "datatype*", "sort", "constructor", "function", "relation",
+        "set", "let", "union",
+    }
+)
+
+
+def top_level_forms(text: str) -> list[tuple[str, int]]:
+    """(head keyword, character offset) of every top-level ``( ... )`` form of egglog text
+    (strings and ``;`` comments skipped)."""
+    forms: list[tuple[str, int]] = []
+    depth, i, n = 0, 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif ch == ";":
+            while i < n and text[i] != "\n":
+                i += 1
+        elif ch == "(":
+            if depth == 0:
+                m = re.match(r"\(\s*([^\s()]+)", text[i:])
+                forms.append((m.group(1) if m else "", i))
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        i += 1
+    return forms
+
+
+def _check_commands(text: str, path: Path) -> None:
+    """Reject commands that are not declarations, rules or facts, at their position."""
+    for head, at in top_level_forms(text):
+        if head in DECLARATIVE:
+            continue
+        line = text.count("\n", 0, at) + 1
+        col = at - (text.rfind("\n", 0, at) + 1) + 1
+        raise RuleError(
+            str(path),
+            line,
+            col,
+            f"`({head} ...)` is not allowed in a rule file: rule files hold declarations, "
+            "rules and facts only (eqsat runs the rulesets itself, phase by phase, within "
+            f"its budgets){did_you_mean(head, DECLARATIVE)}",
+            end=(line, col + len(head)),
+            source=text,
+        )
+
+
+def did_you_mean(name: str, known: set[str] | frozenset[str]) -> str:
+    """``; did you mean 'X'?`` for the closest names in ``known``, or ``""``."""
+    close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return "; did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+
+
+def _declared_functions(egraph: EGraph) -> set[str]:
+    """Names of the functions and relations declared in the schema text (not constructors)."""
+    from eqsat.schema import schema_text
+
+    return set(re.findall(r"\((?:function|relation)\s+([^\s()]+)", schema_text()))
 
 
 def phase_files(phase: str, root: Path | None = None) -> tuple[RuleFile, ...]:
@@ -151,7 +264,17 @@ def _rule(cmd: object, text: str, path: Path) -> Rule:
     label = name or f"{path.name}:{line}"
     source = text.encode("utf-8")[span.i : span.j].decode("utf-8", "replace")
     law = _law(text, line, span.j)
-    return Rule(kind, ruleset, label, keys, law, line, _builds(source, kind), _reads(source, kind))
+    return Rule(
+        kind,
+        ruleset,
+        label,
+        keys,
+        law,
+        line,
+        _builds(source, kind),
+        _reads(source, kind),
+        (span.i, span.j),
+    )
 
 
 def _items(sexpr: str) -> list[str]:
