@@ -117,6 +117,7 @@ def cmd_opt(args: argparse.Namespace) -> int:
             disabled=frozenset(args.disable_rule or ()),
             phases=_phase_list(args.phases),
             after_phase=_printer(args, out),
+            keep_rounds=args.explain,
         )
     except OptionError as e:
         raise _usage(str(e)) from None

@@ -86,7 +86,8 @@ class OptimizeResult:
     extractions: dict[int, Extraction] = field(default_factory=dict)
     encoder: Encoder | None = None
     cost_model: CostModel | None = None
-    # The later rounds (without their e-graphs): what each round's extraction chose.
+    # The later rounds: what each round's extraction chose (their e-graphs and snapshots
+    # only with ``optimize_module(..., keep_rounds=True)``, for explanations).
     later_rounds: tuple[OptimizeResult, ...] = ()
 
     def stats(self) -> str:
@@ -206,13 +207,14 @@ def optimize_module(
     disabled: frozenset[str] = frozenset(),
     phases: tuple[str, ...] | None = None,
     after_phase: PhaseHook | None = None,
+    keep_rounds: bool = False,
 ) -> OptimizeResult:
     """Optimize every function body of ``module``; returns a new, verified module.
 
     ``extra_rule_paths`` are rule files of your own; each joins phase ``rules_phase`` (see
     ``rules_phase_of``). ``disabled`` names rules (or rulesets) to leave out; ``phases`` the
     phases to run (default all); ``after_phase`` sees the program extracted after each phase
-    of the first round.
+    of the first round; ``keep_rounds`` keeps the later rounds' e-graphs (for ``--explain``).
 
     With a ``target``: its cost model prices the extraction (unless ``cost`` is given), its
     widths set the native tiles (unless ``native`` is given), extraction is DAG-aware (unless
@@ -222,7 +224,8 @@ def optimize_module(
     outer-product lowering transposes its operands). When it did, the program is optimized
     again so that those ops get their own choice too (a 16x16 transpose its shuffle sequence),
     up to ``rounds`` times (default 2 with a target, whose costs tell lowerings apart; else 1).
-    Explanations and saturation stats describe the first round; ``cost`` is the last one's."""
+    Saturation stats describe the first round, explanations every round (``later_rounds``);
+    ``cost`` is the last one's."""
     if isinstance(target, str):
         raise TypeError(
             f"optimize_module takes a Target object (eqsat.targets.load_target({target!r})); "
@@ -267,9 +270,9 @@ def optimize_module(
         again = _optimize_once(result.module, *settings, user=tuple(user))
         seconds = dict(result.seconds)
         seconds["next round"] = seconds.get("next round", 0.0) + sum(again.seconds.values())
-        light = replace(again, egraph=None, snapshot=None)
+        kept = again if keep_rounds else replace(again, egraph=None, snapshot=None)
         result = replace(result, module=again.module, cost=again.cost, seconds=seconds,
-                         later_rounds=result.later_rounds + (light,))
+                         later_rounds=result.later_rounds + (kept,))
     return result
 
 
@@ -297,6 +300,7 @@ def _optimize_once(
     extractor: str,
     user: tuple[RuleFile, ...] = (),
     after_phase: PhaseHook | None = None,
+    keep_rounds: bool = False,
 ) -> OptimizeResult:
     """One round: encode, saturate, extract and decode every function body."""
     t0 = time.perf_counter()
