@@ -1,6 +1,6 @@
 """The reference interpreter: runs the IR op by op with the numpy semantics of the op table.
 
-It is the oracle every rewrite and every compiled program is compared with (DESIGN §7), so it
+It is the oracle every rewrite and every compiled program is compared with, so it
 walks the IR as written, without the e-graph. The semantics are not here: each op's
 ``OpSpec.eval`` holds them (``frontend.ops.*``, kernels in ``frontend.semantics``). This module
 only moves values: each block is planned once into steps (the op's eval, its operands, how they

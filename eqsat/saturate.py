@@ -1,7 +1,7 @@
 """The saturation driver: phases of rulesets, stepped one iteration at a time, under budgets.
 
 Like egg's ``Runner``, every phase stops for a reason given as data (``StopReason``) and records
-each iteration. Two mechanisms bound growth (DESIGN section 3):
+each iteration. Two mechanisms bound growth:
 
 - between iterations we read the e-node count (~4 us) and the clock, and stop at the limits
   (or before the time limit, when one more iteration as long as the last would overrun it);

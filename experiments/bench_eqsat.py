@@ -1,4 +1,4 @@
-"""Saturation time and peak e-graph size for the kernel suite (DESIGN §3 aims: every kernel,
+"""Saturation time and peak e-graph size for the kernel suite (the aim: every kernel,
 the 64x64x64 contract included, within 2 s and 100k e-nodes on a 2-core machine).
 
     python experiments/bench_eqsat.py [--native f32=8]

@@ -3,7 +3,7 @@
     python experiments/bench_saturate.py [--nodes 50000]
 
 Builds ((x0 + 1) * x1 + 2) * x2 ... and saturates it with commutativity, associativity and
-distributivity under a node limit (the explosive case of DESIGN section 3), then extracts with
+distributivity under a node limit (the explosive case), then extracts with
 our extractor (tree and greedy DAG) and with egglog's raw ``bindings.Extractor`` and
 ``greedy-dag`` for comparison.
 """

@@ -6,7 +6,7 @@ byte-identical LLVM IR), preceded by the vector passes it lacks (``lower-vector-
 ``lower-vector-multi-reduction``). A forced strategy changes exactly one pass option; all
 others stay at MLIR's defaults. Then ``mlir-translate-22 --mlir-to-llvmir``.
 
-Facts of MLIR 22 this table rests on (DESIGN 6b): ``llvmintr`` takes effect only as the
+Facts of MLIR 22 this table rests on: ``llvmintr`` takes effect only as the
 ``convert-vector-to-llvm`` pass option (through the transform dialect's ``lower_contraction``
 it silently falls back). The matrix intrinsics the two ``llvmintr`` strategies emit assume
 opposite layouts (measured here on 8x8 matmul and the 16x64 -> 64x16 transpose inside an inner

@@ -4,7 +4,7 @@ A study builds a list of ``Spec``s; ``run_sweep`` runs the ones without a record
 rerun resumes where a stopped one left off) on a local process pool, a Dask cluster or a Ray
 cluster, and appends one self-describing record per run to a JSON-lines file. The run
 function named by a spec is a pure function of the spec: moving a sweep to a cluster does not
-change experiment code (DESIGN section 7b).
+change experiment code.
 """
 
 from experiments.sweeplib.executors import Executor, executor_for
