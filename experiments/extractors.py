@@ -1,7 +1,7 @@
 """Fast (greedy DAG) vs exact (ILP) extraction on every kernel of the suite, for every target.
 
-    python -m experiments.extractors            # from the project root
-    python -m experiments.extractors --corpus   # also every program of tests/programs
+    python experiments/extractors.py            # from the project root
+    python experiments/extractors.py --corpus   # also every program of tests/programs
 
 Prints, per kernel and target: reachable e-nodes, the DAG cost each extractor finds, the gap
 of the fast one (percent above exact), and the extraction times (snapshot excluded; shown
@@ -10,14 +10,18 @@ apart). The aim: fast within 5% of exact, and the largest graph extracted in und
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 
-from eqsat.extract import Snapshot, _reachable
-from eqsat.extract_exact import extract_exact
-from eqsat.optimize import optimize_module
-from eqsat.targets import builtin_targets, load_target
-from experiments.kernels import suite
-from frontend import parse
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from eqsat.extract import Snapshot, _reachable  # noqa: E402
+from eqsat.extract_exact import extract_exact  # noqa: E402
+from eqsat.optimize import optimize_module  # noqa: E402
+from eqsat.targets import builtin_targets, load_target  # noqa: E402
+from experiments.kernels import suite  # noqa: E402
+from frontend import parse  # noqa: E402
 
 
 def measure(text: str, target: str) -> dict[str, float]:
@@ -60,10 +64,14 @@ def cases(corpus: bool) -> list[tuple[str, str]]:
     return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     import sys
 
-    corpus = "--corpus" in sys.argv[1:]
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", action="store_true", help="also every program of tests/programs")
+    corpus = ap.parse_args(argv).corpus
     header = (
         f"{'kernel':<28} {'target':<10} {'e-nodes':>7} {'fast cost':>14} {'exact cost':>14} "
         f"{'gap %':>6} {'snap ms':>8} {'fast ms':>8} {'exact ms':>9}"

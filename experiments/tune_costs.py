@@ -346,18 +346,24 @@ def analyse(records: Sequence[Mapping[str, Any]], target: str, out_toml: Path, o
                     for k, s in sorted(scales.items()) if abs(s - 1) > 1e-9},
         "units": units,
     }
-    with open(outdir / f"{target}-alternatives.csv", "w", newline="") as f:
+    with open(outdir / f"{file_tag(target)}-alternatives.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["kernel", "alternative", "ns_per_call", "predicted_before", "predicted_after"])
         for r, b, a in zip(rows, before, after):
             w.writerow([r["kernel"], r["alternative"], f"{r['ns_per_call']:.2f}", b, f"{a:.4g}"])
-    with open(outdir / f"{target}-micro.csv", "w", newline="") as f:
+    with open(outdir / f"{file_tag(target)}-micro.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["op", "width", "reassoc", "ns_per_call"])
         for r in micro:
             w.writerow([r["op"], r["width"], r.get("reassoc", False), f"{r['ns_per_call']:.2f}"])
-    plot(rows, before, after, summary, outdir / f"{target}.png")
+    plot(rows, before, after, summary, outdir / f"{file_tag(target)}.png")
     return summary
+
+
+def file_tag(target: str) -> str:
+    """The name a target's output files start with: a target file's stem (``--target
+    path/mine.toml`` writes ``mine-*`` inside ``--dir``, never next to the file)."""
+    return Path(target).stem if target.endswith(".toml") else target
 
 
 def _shipped(target: str) -> str:
@@ -437,7 +443,7 @@ def markdown(summaries: Sequence[Mapping[str, Any]], command: str) -> str:
             out += ["", "| kernel | ns shipped choice | ns tuned choice |", "|---|---:|---:|"]
             out += [f"| {c['kernel']} | {c['shipped_ns']:.1f} | {c['tuned_ns']:.1f} |"
                     for c in changed]
-        out += ["", f"![{s['target']}]({s['target']}.png)"]
+        out += ["", f"![{s['target']}]({file_tag(s['target'])}.png)"]
     return "\n".join(out) + "\n"
 
 
@@ -490,7 +496,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     summaries = []
     for n in targets:
-        out_toml = args.out or outdir / f"{n}-tuned.toml"
+        out_toml = args.out or outdir / f"{file_tag(n)}-tuned.toml"
         summary = analyse(result.records, n, out_toml, outdir, command)
         check = run_sweep(check_specs(plan, n, out_toml), records_path, executor,
                           progress=not args.no_progress, desc=f"tuned choices {n}")
