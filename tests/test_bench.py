@@ -350,3 +350,103 @@ def test_allocas_outside_the_entry_block_are_counted() -> None:
           "  %b = alloca [64 x float], align 4\n  br label %l\n}\n")  # fmt: skip
     assert allocas_outside_entry(ir) == 1
     assert allocas_outside_entry(ir.replace("  %b = alloca [64 x float], align 4\n", "")) == 0
+
+
+@needs_mlir
+def test_mlirs_default_lowering_of_every_loop_kernel_has_allocas_in_the_loop() -> None:
+    """The repetition-loop kernels are the crash cases: MLIR's default lowering puts allocas
+    outside the entry block (inside the loop) in each of them."""
+    from eqsat.bench.isolate import allocas_outside_entry
+
+    default = mlir_baseline.single_variants("")[0]
+    paths = sorted((KERNELS / "loops").glob("*.mlir"))
+    assert len(paths) == 10
+    for path in paths:
+        ir = mlir_baseline.lower_to_llvm_ir(path.read_text(), default)
+        assert allocas_outside_entry(ir) >= 1, path.name
+
+
+def test_every_variant_compiles_under_the_targets_llvm_options(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Like with like: eqsat's code and a stand-in for MLIR's go to child processes under the
+    same options, the target file's (scheduler direction), whatever their names."""
+    from eqsat.bench.variants import Variant
+    from eqsat.codegen.llvm_options import LlvmOptions
+
+    target = load_target("avx2")
+    sig = signature(parse(SCALE, "s.mlir"), "scale")
+    from eqsat.bench.isolate import ItemResult
+
+    jobs = []
+
+    def record(job, results):  # type: ignore[no-untyped-def]
+        jobs.append(job)
+        results.update({i: ItemResult() for i, _ in job.items})
+
+    monkeypatch.setattr(run, "run_isolated", record)
+    ir = SCALE_LL.replace("OP", "fmul")
+    variants = [Variant("eqsat", lambda: ir), Variant("mlir-default", lambda: ir + "\n"),
+                Variant("mlir-x+fast-math", lambda: ir, "+fast-math")]  # fmt: skip
+    run.measure(variants, sig, make_inputs(sig, {"s": "1"}), target, 1, 0.001, 2)
+    assert len(jobs) == 2  # one process per placement: one set of options
+    assert {j.options for j in jobs} == {LlvmOptions.of(target)}
+    assert target.schedule == "topdown" and jobs[0].options.schedule == "topdown"
+    assert len(jobs[0].items) == 3  # distinct IR: the fast-math copy carries `fast` flags
+    assert "fmul fast <8 x float>" in jobs[0].items[2][1]
+
+
+def test_assembly_is_printed_only_under_the_options_it_was_compiled_with() -> None:
+    from eqsat.codegen.llvm_options import LlvmOptions, apply
+
+    target = load_target(_host_target())
+    sig = signature(parse(SCALE, "s.mlir"), "scale")
+    c = Compiled(SCALE_LL.replace("OP", "fmul"), sig, target)
+    assert "vmulps" in c.asm() or "mulps" in c.asm()
+    other = LlvmOptions("bidirectional")
+    apply(other)
+    try:
+        with pytest.raises(BenchError, match="print it in the process that compiled it"):
+            c.asm()
+    finally:
+        apply(LlvmOptions.of(target))
+
+
+def test_fast_math_flags_go_on_every_float_op_and_float_call() -> None:
+    from eqsat.bench.variants import with_fast_math
+
+    ir = ("  %a = fadd reassoc <8 x float> %x, %y\n  %b = fcmp olt float %p, %q\n"
+          "  %c = tail call reassoc float @llvm.vector.reduce.fadd.v8f32(float 0.0, <8 x float> %a)\n"
+          "  %d = call i32 @g(i32 1)\n  %e = add i32 1, 2\n")  # fmt: skip
+    out = with_fast_math(ir)
+    assert "fadd fast <8 x float>" in out and "fcmp fast olt" in out
+    assert "tail call fast float @llvm.vector.reduce.fadd" in out
+    assert "call i32 @g" in out and "add i32 1, 2" in out
+
+
+@needs_mlir
+def test_mlirs_avx2_transpose_runs_where_the_host_has_avx2() -> None:
+    """MLIR's x86vector 8x8 transpose is inline assembly: the harness parses it (LLVM's asm
+    parser is initialised) and the variant is right."""
+    target = load_target("avx2")
+    if not target.runs_on_host():
+        pytest.skip("this host cannot run avx2 code")
+    text = (KERNELS / "transpose_8x8.mlir").read_text()
+    ir = mlir_baseline.lower_to_llvm_ir(text, next(
+        v for v in mlir_baseline.space_variants(text, "", True) if v.name == "mlir-transpose-avx2"))
+    assert "vblendps" in ir
+    report = run.bench(text, "t.mlir", "transpose_8x8", target, repeats=1, placements=1,
+                       sample_seconds=0.001, only=["mlir-transpose-avx2"])  # fmt: skip
+    row = report.row("mlir-transpose-avx2")
+    assert row.ns_per_call and row.equal and row.failure is None
+
+
+@needs_mlir
+def test_space_names_each_combination_by_what_differs_from_mlirs_default() -> None:
+    text = (KERNELS / "matvec_16x16.mlir").read_text()
+    names = [v.name for v in mlir_baseline.space_variants(text, "+reassoc", avx2=True)]
+    assert len(names) == len(set(names)) == 4 * 4 * 2 * 2 * 2 * 2 * 2
+    assert "mlir-default+reassoc" in names
+    assert "mlir-contract-outerproduct-transpose-shuffle_1d+reassoc" in names
+    first = mlir_baseline.strategy_variants(text, "", avx2=False)
+    assert len(first) == 4 * 4 * 2 + 2 * 2 * 2 - 1
