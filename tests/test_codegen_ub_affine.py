@@ -111,3 +111,26 @@ def test_zero_divisor_is_a_located_fault(target: str) -> None:
     with pytest.raises(RuntimeFault) as e:
         fn(-7, 0)
     assert str(e.value).startswith("z.mlir:2:")
+
+
+def test_full_insert_chain_over_poison_becomes_from_elements() -> None:
+    """rules/canonicalize/poison.egg: the chain is the vector of its elements, and the
+    optimized program (no ub.poison left) prints what the original printed."""
+    from eqsat.optimize import optimize_module
+    from frontend import print_module
+
+    src = """func.func @entry() {
+  %a = arith.constant 1.5 : f32
+  %b = arith.constant -2.0 : f32
+  %p = ub.poison : vector<4xf32>
+  %0 = vector.insert %a, %p[0] : f32 into vector<4xf32>
+  %1 = vector.insert %b, %0[1] : f32 into vector<4xf32>
+  %2 = vector.insert %a, %1[2] : f32 into vector<4xf32>
+  %3 = vector.insert %b, %2[3] : f32 into vector<4xf32>
+  vector.print %3 : vector<4xf32>
+  return
+}
+"""
+    text = print_module(optimize_module(parse(src)).module)
+    assert "vector.from_elements" in text and "ub.poison" not in text
+    assert _interpreted(text) == _interpreted(src) == "( 1.5, -2, 1.5, -2 )\n"
