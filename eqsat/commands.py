@@ -101,6 +101,13 @@ def cmd_opt(args: argparse.Namespace) -> int:
     from eqsat.extract import ExtractionError
     from eqsat.optimize import IllTypedRuleError, OptionError
 
+    if args.dump_egraph:
+        from eqsat.export import ExportError, graphviz_dot
+
+        try:
+            graphviz_dot(args.dump_egraph)
+        except ExportError as e:
+            raise SystemExit(f"eqsat: error: --dump-egraph {args.dump_egraph}: {e}") from None
     out = _output(args)
     try:
         result = optimize_module(
@@ -189,11 +196,15 @@ def _printer(args: argparse.Namespace, out: TextIO) -> object:
 def _dump_egraph(result: object, args: argparse.Namespace, cost: object) -> None:
     from eqsat.export import dump
 
+    from eqsat.export import ExportError
+
     try:
         egraph, roots = result.egraph, result.roots  # type: ignore[attr-defined]
         dump(egraph, roots, args.dump_egraph, cost)
     except OSError as e:
         raise SystemExit(f"eqsat: error: cannot write {args.dump_egraph}: {e.strerror}") from None
+    except ExportError as e:
+        raise SystemExit(f"eqsat: error: --dump-egraph {args.dump_egraph}: {e}") from None
 
 
 def cmd_targets(args: argparse.Namespace) -> int:
@@ -346,8 +357,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="float reassociation is allowed: fast-math rules, reassoc reductions")
     p.add_argument(
         "--dump-egraph",
-        metavar="FILE.json",
-        help="write the saturated e-graph in extraction-gym's JSON format",
+        metavar="G.json|G.dot|G.svg",
+        help="write the saturated e-graph: extraction-gym's JSON, or a picture for small "
+        "programs (Graphviz DOT; SVG runs Graphviz's dot, which must be installed)",
     )
     p.set_defaults(run=cmd_opt)
 

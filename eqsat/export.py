@@ -1,4 +1,5 @@
-"""Export a saturated e-graph in extraction-gym's JSON format, for extractor research.
+"""Export a saturated e-graph in extraction-gym's JSON format, for extractor research, or as
+a picture for small programs (Graphviz DOT, or SVG through Graphviz's ``dot`` when installed).
 
 The format (github.com/egraphs-good/extraction-gym, read by ``egraph-serialize``)::
 
@@ -117,9 +118,91 @@ def _literal(nodes: Mapping[str, Mapping[str, Any]], key: str) -> object:
             return op
 
 
+# A picture of more e-nodes than this is unreadable (and slow to lay out): use the JSON.
+MAX_PICTURE_NODES = 1500
+
+
+class ExportError(Exception):
+    """The e-graph cannot be written in the asked format (too large, Graphviz missing)."""
+
+
 def dump(
     egraph: EGraph, roots: Sequence[str], path: str | Path, cost: CostModel | None = None
 ) -> None:
-    """Write ``serialize(...)`` to ``path`` as JSON."""
+    """Write ``serialize(...)`` to ``path``: JSON for ``.json``, a Graphviz picture for
+    ``.dot`` and ``.svg`` (the latter runs Graphviz's ``dot``)."""
     data = serialize(egraph, roots, cost)
+    suffix = Path(path).suffix.lower()
+    if suffix in (".dot", ".svg"):
+        text = to_dot(data)
+        if suffix == ".svg":
+            text = _svg(text)
+        Path(path).write_text(text, encoding="utf-8")
+        return
     Path(path).write_text(json.dumps(data, allow_nan=False) + "\n", encoding="utf-8")
+
+
+def to_dot(data: dict[str, Any]) -> str:
+    """Graphviz DOT of serialized e-graph data: one dashed box per e-class holding its
+    e-nodes (operator and own cost), an edge from each e-node to the classes it reads; root
+    classes in bold."""
+    nodes = data["nodes"]
+    if len(nodes) > MAX_PICTURE_NODES:
+        raise ExportError(
+            f"{len(nodes)} e-nodes are too many to draw (at most {MAX_PICTURE_NODES}); "
+            "write the e-graph as .json instead"
+        )
+    ids = {k: f"n{i}" for i, k in enumerate(nodes)}
+    classes: dict[str, list[str]] = {}
+    for k, n in nodes.items():
+        classes.setdefault(n["eclass"], []).append(k)
+    roots = set(data["root_eclasses"])
+    out = ["digraph egraph {", "  compound=true; rankdir=TB;",
+           '  node [shape=box, fontname="monospace", fontsize=10];']
+    for c, (cls, members) in enumerate(sorted(classes.items())):
+        style = "bold" if cls in roots else "dashed"
+        out.append(f'  subgraph cluster_{c} {{ style={style}; label="{_esc(cls)}";')
+        for k in members:
+            n = nodes[k]
+            cost = "" if k.startswith("primitive-") else f"\\n{n['cost']:g}"
+            out.append(f'    {ids[k]} [label="{_esc(n["op"])}{cost}"];')
+        out.append("  }")
+    for k, n in nodes.items():
+        for child in n["children"]:
+            if child in ids:
+                out.append(f"  {ids[k]} -> {ids[child]};")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def _esc(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def graphviz_dot(path: str | Path) -> str | None:
+    """Graphviz's ``dot`` program when ``path`` is an SVG (None for other formats);
+    ``ExportError`` when it is missing, so that a run can fail before the work."""
+    import shutil
+
+    if Path(path).suffix.lower() != ".svg":
+        return None
+    exe = shutil.which("dot")
+    if exe is None:
+        raise ExportError(
+            "writing SVG needs Graphviz's `dot` program on PATH (e.g. apt install graphviz); "
+            "write G.dot instead and render it elsewhere"
+        )
+    return exe
+
+
+def _svg(dot_text: str) -> str:
+    """SVG from DOT through Graphviz's ``dot`` program (an optional dependency)."""
+    import subprocess
+
+    exe = graphviz_dot("g.svg")
+    assert exe is not None
+    done = subprocess.run([exe, "-Tsvg"], input=dot_text, capture_output=True, text=True,
+                          timeout=120, check=False)
+    if done.returncode != 0:
+        raise ExportError(f"Graphviz's dot failed: {done.stderr.strip()[:200]}")
+    return done.stdout

@@ -75,3 +75,33 @@ def test_cost_overrides_reach_the_dump(tmp_path: Path) -> None:
 def test_unwritable_dump_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit, match="cannot write /nonexistent/g.json"):
         main(["opt", str(EXAMPLE), "--dump-egraph", "/nonexistent/g.json"])
+
+
+def test_dump_egraph_draws_small_programs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--dump-egraph G.dot``: one box per e-class of the JSON export, an edge per child;
+    ``G.svg`` runs Graphviz's dot, or fails before the work with a clear error without it."""
+    import re
+    import shutil
+
+    dot = tmp_path / "g.dot"
+    data = tmp_path / "g.json"
+    assert main(["opt", str(EXAMPLE), "--dump-egraph", str(dot)]) == 0
+    assert main(["opt", str(EXAMPLE), "--dump-egraph", str(data)]) == 0
+    capsys.readouterr()
+    text, graph = dot.read_text(), json.loads(data.read_text())
+    assert text.startswith("digraph egraph {")
+    assert len(re.findall(r"subgraph cluster_", text)) == len(
+        {n["eclass"] for n in graph["nodes"].values()}
+    )
+    assert text.count(" -> ") == sum(len(n["children"]) for n in graph["nodes"].values())
+    svg = tmp_path / "g.svg"
+    if shutil.which("dot") is None:
+        with pytest.raises(SystemExit) as e:
+            main(["opt", str(EXAMPLE), "--dump-egraph", str(svg)])
+        assert "Graphviz" in str(e.value) and not svg.exists()
+        assert capsys.readouterr().out == ""  # failed before printing anything
+    else:
+        assert main(["opt", str(EXAMPLE), "--dump-egraph", str(svg)]) == 0
+        assert "<svg" in svg.read_text()
