@@ -31,7 +31,7 @@ import sys
 from collections import Counter
 from typing import Any
 
-from eqsat.optimize import OptimizeResult
+from eqsat.optimize import COMPOUND_OPS, OptimizeResult
 from eqsat.schema import by_constructor, constructors
 from eqsat.strategies import STRATEGIES
 from frontend.ir import Module
@@ -63,7 +63,9 @@ def explanations(result: OptimizeResult) -> list[dict[str, Any]]:
     out = _round(result, 1)
     for n, later in enumerate(result.later_rounds, 2):
         if later.snapshot is not None:  # kept: optimize_module(..., keep_rounds=True)
-            out.extend(_round(later, n))
+            # A later round re-optimizes the whole program for the compound ops the earlier
+            # lowerings emitted: those are its news.
+            out.extend(r for r in _round(later, n) if r["op"] in COMPOUND_OPS)
     return out
 
 
