@@ -130,6 +130,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from eqsat.bench.harness import BenchError, file_scalar_args
     from eqsat.bench.mlir_baseline import ToolMissing
     from eqsat.bench.run import bench
+    from eqsat.cost_options import CostFileError
     from eqsat.inputs import read_input
     from eqsat.targets import TargetError, load_target
 
@@ -149,6 +150,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
     text, name = read_input(args.file)
     scalars = {**file_scalar_args(text), **scalars}  # --arg wins over the file's ARGS line
     try:
+        extra = _researcher_rows(args, text, name, target)
+    except (TargetError, CostFileError) as e:
+        print(str(e), file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"eqsat: error: cannot read {e.filename}: {e.strerror}", file=sys.stderr)
+        return 1
+    try:
         report = bench(
             text,
             name,
@@ -163,6 +172,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             fast_math=args.fast_math,
             placements=args.placements,
             space=args.space,
+            extra=extra,
         )
     except ToolMissing as e:
         print(f"eqsat: error: {e}", file=sys.stderr)
@@ -182,8 +192,24 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _researcher_rows(
+    args: argparse.Namespace, text: str, name: str, target: Any
+) -> list[Any]:
+    """Rows for ``--costs``, ``--rules`` and ``--cost`` (``eqsat.bench.researcher``)."""
+    if not (args.costs or args.rules or args.cost):
+        return []
+    from eqsat.bench.researcher import researcher_variants
+    from frontend import parse
+
+    return researcher_variants(
+        parse(text, name), target, args.layout, args.costs or (), args.rules or (),
+        dict(args.cost or ()),
+    )  # fmt: skip
+
+
 def add_bench_command(sub: argparse._SubParsersAction) -> None:
     """Register ``eqsat bench`` on the CLI's subparsers."""
+    from eqsat.cost_options import cost_item
     from eqsat.inputs import positive
 
     p = sub.add_parser(
@@ -240,6 +266,20 @@ def add_bench_command(sub: argparse._SubParsersAction) -> None:
         default="nested",
         help="n-D vectors as nested arrays of 1-D vectors or flattened (eqsat's code)",
     )
+    p.add_argument(
+        "--costs", action="append", metavar="TOML",
+        help="also time eqsat with this cost table (a target file, or [ops] overrides): a "
+        "row eqsat[costs=NAME] each (repeatable)",
+    )  # fmt: skip
+    p.add_argument(
+        "--rules", action="append", metavar="FILE.egg",
+        help="also time eqsat with this rule file of your own: a row eqsat[rules=NAME] each "
+        "(repeatable)",
+    )  # fmt: skip
+    p.add_argument(
+        "--cost", action="append", type=cost_item, metavar="NAME=COST",
+        help="also time eqsat with these cost overrides: one row eqsat[cost ...] for all",
+    )  # fmt: skip
     p.set_defaults(run=cmd_bench)
 
 
