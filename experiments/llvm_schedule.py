@@ -4,8 +4,9 @@ on, compiled under each direction a target file's ``schedule`` key may pick, tim
     python experiments/llvm_schedule.py [--targets avx2,x86-64-v2] [--repeats 9] [--quick]
 
 Each kernel is optimized once per target and reassociation setting (what ``eqsat bench``'s
-eqsat row compiles), then compiled by the benchmark harness once per direction; the samples
-of all directions interleave, so a slow moment of a shared machine hits all of them. Prints
+eqsat row compiles), then compiled by the benchmark harness once per direction, each direction
+in its own child processes (LLVM's options are process-wide; ``eqsat.bench.run.measure``),
+over several placements. Prints
 ns per call and the time relative to the target file's own choice, with geometric means: the
 measurement behind ``schedule`` in ``costs/*.toml``.
 """
@@ -13,17 +14,19 @@ measurement behind ``schedule`` in ``costs/*.toml``.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from eqsat.bench.harness import Compiled, make_inputs, median_ns, signature  # noqa: E402
-from eqsat.bench.run import eqsat_llvm_ir  # noqa: E402
+from eqsat.bench.harness import make_inputs, signature  # noqa: E402
+from eqsat.bench.run import eqsat_llvm_ir, measure as measure_variants  # noqa: E402
+from eqsat.bench.variants import Variant  # noqa: E402
+from eqsat.codegen.llvm_options import LlvmOptions  # noqa: E402
 from eqsat.targets import load_target  # noqa: E402
 from eqsat.targets.target import SCHEDULES  # noqa: E402
-from experiments.kernel_variants import geomean, kernel_args, kernel_paths, machine  # noqa: E402
+from experiments.kernel_variants import geomean, kernel_args, kernel_paths  # noqa: E402
+from experiments.provenance import markdown_header  # noqa: E402
 from frontend import parse  # noqa: E402
 
 
@@ -36,14 +39,11 @@ def measure(tname: str, repeats: int, seconds: float) -> list[tuple[str, bool, d
         sig = signature(parse(text, path.name), path.stem)
         inputs = make_inputs(sig, kernel_args(text))
         for reassoc in (False, True):
-            ir = eqsat_llvm_ir(parse(text, path.name), target, reassoc, "nested")
-            timers = []
-            for direction in SCHEDULES:
-                compiled = Compiled(ir, sig, dataclasses.replace(target, schedule=direction))
-                timer = compiled.timer(inputs)
-                timer.calibrate(seconds)
-                timers.append(timer)
-            times = dict(zip(SCHEDULES, median_ns(timers, repeats)))
+            group = "+reassoc" if reassoc else ""
+            ir = eqsat_llvm_ir(parse(text, path.name), target, group, "nested")
+            variants = [Variant(d, lambda: ir, group, options=LlvmOptions(d)) for d in SCHEDULES]
+            measured, _, _ = measure_variants(variants, sig, inputs, target, repeats, seconds, 3)
+            times = {r.variant: r.ns_per_call or float("nan") for r in measured}
             rows.append((path.stem, reassoc, times))
             print(f"{tname} {path.stem} reassoc={int(reassoc)}: "
                   + " ".join(f"{d}={t:.1f}" for d, t in times.items()), file=sys.stderr)
@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="3 repeats of 5 ms samples")
     args = ap.parse_args(argv)
     repeats, seconds = (3, 0.005) if args.quick else (args.repeats, 0.02)
-    print(f"Command: `python experiments/llvm_schedule.py`; machine: {machine()}.\n")
+    print(markdown_header())
     for tname in args.targets.split(","):
         if not load_target(tname).runs_on_host():
             print(f"### {tname}: this host cannot run it (skipped)\n")

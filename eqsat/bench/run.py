@@ -256,7 +256,9 @@ def measure(
             continue
         if v.group == "+fast-math":
             ir = with_fast_math(ir)
-        options = LlvmOptions.of(target, v.matrix_layout if "@llvm.matrix." in ir else "row-major")
+        options = v.options or LlvmOptions.of(
+            target, v.matrix_layout if "@llvm.matrix." in ir else "row-major"
+        )
         key = (options, hashlib.sha256(ir.encode()).hexdigest())
         if key in items:
             row.same_as = first[items[key]].variant

@@ -1,9 +1,10 @@
-"""What the benchmark times: a variant is a name, a way to get LLVM IR (in MLIR's ABI) and the
-comparison group it belongs to.
+"""What the benchmark times: a variant is a name, a way to get LLVM IR (in MLIR's ABI), the
+comparison group it belongs to and, rarely, its own LLVM options.
 
 Every variant of one kernel compiles under the same LLVM options (the target file's:
-``eqsat.codegen.llvm_options.LlvmOptions.of``); only the layout of LLVM's matrix intrinsics is
-the variant's own (MLIR's two ``llvmintr`` strategies assume opposite layouts). The group says
+``eqsat.codegen.llvm_options.LlvmOptions.of``) unless it names others (a study of the options
+themselves); only the layout of LLVM's matrix intrinsics is the variant's own (MLIR's two
+``llvmintr`` strategies assume opposite layouts). The group says
 what floating-point freedom the code has and which eqsat row its ratio is taken to:
 
 - ``""``: none (IEEE order; MLIR's reductions in order),
@@ -20,6 +21,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from eqsat.codegen.llvm_options import LlvmOptions
+
 GROUPS = ("", "+reassoc", "+fast-math")
 
 
@@ -34,6 +37,9 @@ class Variant:
     group: str = ""
     matrix_layout: str = "row-major"
     threadsafe: bool = False  # llvm_ir may run in a thread (MLIR's: separate processes)
+    # LLVM options of this variant alone (studies of the options themselves); None: the
+    # target file's, as every other variant (like with like)
+    options: LlvmOptions | None = None
 
     def __post_init__(self) -> None:
         if self.group not in GROUPS:
