@@ -450,3 +450,12 @@ def test_space_names_each_combination_by_what_differs_from_mlirs_default() -> No
     assert "mlir-contract-outerproduct-transpose-shuffle_1d+reassoc" in names
     first = mlir_baseline.strategy_variants(text, "", avx2=False)
     assert len(first) == 4 * 4 * 2 + 2 * 2 * 2 - 1
+
+
+def test_a_target_the_host_cannot_run_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    if load_target("avx512").runs_on_host():
+        pytest.skip("this host runs avx512 code")
+    kernel = str(KERNELS / "transpose_8x8.mlir")
+    rc = main(["bench", kernel, "--entry", "transpose_8x8", "--target", "avx512", *FAST])
+    err = capsys.readouterr().err
+    assert rc == 1 and "this host cannot execute avx512 code" in err and "Traceback" not in err
