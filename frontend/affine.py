@@ -123,6 +123,8 @@ class AffineBinary(AffineExpr):
                 and r.rhs.value == -1
             ):
                 return f"{wrap(self.lhs, False)} - {wrap(r.lhs, True)}"
+        if self.op == "*" and isinstance(self.rhs, AffineConstant) and self.rhs.value == -1:
+            return f"-{wrap(self.lhs, True)}"  # MLIR's spelling of a negation: `-d0 + 12`
         return f"{wrap(self.lhs, False)} {self.op} {wrap(self.rhs, True)}"
 
 

@@ -282,7 +282,15 @@ class AttrParser(TypeParser):
                 op = next((w for w in ("floordiv", "ceildiv", "mod") if self.try_keyword(w)), "")
                 if not op:
                     return lhs
-            lhs = AffineBinary(op, lhs, self._affine_factor(names))
+            start = self.pos
+            rhs = self._affine_factor(names)
+            if op == "*" and not (_symbolic(lhs) or _symbolic(rhs)):
+                raise self.error("non-affine expression: at least one of the multiply operands "
+                                 "has to be either a constant or symbolic", start)
+            if op != "*" and not _symbolic(rhs):
+                raise self.error(f"non-affine expression: right operand of {op} has to be "
+                                 "either a constant or symbolic", start)
+            lhs = AffineBinary(op, lhs, rhs)
 
     def _affine_factor(self, names: dict[str, AffineExpr]) -> AffineExpr:
         if self.try_punct("("):
@@ -417,6 +425,15 @@ class AttrParser(TypeParser):
         if self.try_punct(":"):
             body += " : " + str(self.parse_type())
         return OpaqueAttr(word + body)
+
+
+def _symbolic(e: AffineExpr) -> bool:
+    """No dimension in ``e``: constants and symbols only (what MLIR allows as a divisor)."""
+    if isinstance(e, AffineDim):
+        return False
+    if isinstance(e, AffineBinary):
+        return _symbolic(e.lhs) and _symbolic(e.rhs)
+    return True
 
 
 def _negate(e: AffineExpr) -> AffineExpr:

@@ -26,6 +26,7 @@ ACCEPTED = [
     "%0 = affine.apply affine_map<()[s0] -> (s0 * 2)>()[%j]",
     "%0 = affine.apply affine_map<(d0, d1) -> (d0 mod 3 + d1 ceildiv 2)>(%i, %j) {tag}",
     "%0 = affine.min affine_map<(d0) -> (-d0 + 100, 8)>(%i)",
+    "%0 = affine.apply affine_map<(d0)[s0, s1] -> (d0 * (s0 + s1) + (d0 - 3) ceildiv (s0 * 2))>(%i)[%j, %j]",
     "%0 = affine.max affine_map<(d0)[s0] -> (d0, s0 - 3, 0)>(%i)[%j]",
     '%0 = "affine.apply"(%i) <{map = affine_map<(d0) -> (d0 mod 3)>}> : (index) -> index',
     '%0 = "affine.min"(%i, %j) <{map = affine_map<(d0, d1) -> (d0, d1)>}> : (index, index) -> index',
@@ -42,6 +43,12 @@ REJECTED = [
     ('%0 = "affine.apply"(%i, %j) <{map = affine_map<(d0) -> (d0)>}> : (index, index) -> index',
      "operand count and affine map dimension and symbol count must match"),
     ('%0 = "affine.apply"(%i) <{map = affine_map<(d0) -> (d0)>}> : (index) -> i32', "index"),
+    ("%0 = affine.apply affine_map<(d0, d1) -> (d0 floordiv d1)>(%i, %j)",
+     "right operand of floordiv has to be either a constant or symbolic"),
+    ("%0 = affine.apply affine_map<(d0)[s0] -> (s0 mod (d0 + 1))>(%i)[%j]",
+     "right operand of mod has to be either a constant or symbolic"),
+    ("%0 = affine.min affine_map<(d0, d1) -> (d0 * d1)>(%i, %j)",
+     "at least one of the multiply operands has to be either a constant or symbolic"),
 ]
 
 
@@ -70,6 +77,8 @@ def test_custom_form_prints_like_mlir() -> None:
     text = print_module(parse(_wrap(ACCEPTED[12]) + _wrap(ACCEPTED[1]).replace("@f", "@g")))
     assert "affine.apply affine_map<(d0)[s0] -> (d0 floordiv 4 + s0)>(%arg0)[%arg1]" in text
     assert "ub.poison : vector<4xf32>" in text
+    tile = print_module(parse(_wrap(ACCEPTED[15])))
+    assert "affine.min affine_map<(d0) -> (-d0 + 100, 8)>(%arg0)" in tile
 
 
 @pytest.mark.skipif(not mlir_tools.MLIR22, reason="mlir-opt-22 not installed")
