@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import math
-import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from experiments import kernel_variants as kv
 from experiments import lowering_choices, nested_vs_flat, scaling
 from experiments import tune_costs as tc
 from tests.test_studies import assert_regrets_match
+from tests.test_tuning import assert_taus_match
 
 QUIET = ["--cluster", "serial", "--no-progress"]
 
@@ -98,14 +98,4 @@ def test_nested_vs_flat_quick(tmp_path: Path) -> None:
 def test_tune_costs_quick(tmp_path: Path) -> None:
     assert tc.main(["--quick", "--target", "avx2", "--dir", str(tmp_path), *QUIET]) == 0
     _written(tmp_path, ["tuning.md", "avx2.png", "avx2-alternatives.csv", "avx2-tuned.toml"])
-    rows = _rows(tmp_path / "avx2-alternatives.csv")
-    kernels = [r["kernel"] for r in rows]
-    tau, pairs = tc.pair_tau(kernels, [float(r["predicted_before"]) for r in rows],
-                             [float(r["ns_per_call"]) for r in rows])
-    md = (tmp_path / "tuning.md").read_text()
-    row = next(ln for ln in md.splitlines() if ln.startswith("| avx2 |"))
-    cells = [c.strip() for c in row.strip("|").split("|")]
-    assert int(cells[2]) == pairs  # the pairs the table counts are the CSV's
-    if tau is not None:  # the shipped table's tau, recomputed from the CSV
-        assert float(cells[3]) == pytest.approx(tau, abs=1.5e-3), (row, tau)
-    assert re.match(r"\d+ \(\d+, \d+, \d+\)", cells[1]) and int(cells[1].split()[0]) == len(rows)
+    assert_taus_match(tmp_path, "avx2")

@@ -113,14 +113,31 @@ def test_tuning_smoke_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert hashlib.sha256(shipped.read_bytes()).hexdigest() == before
     tuned = load_target(str(out))
     assert tuned.width == load_target(name).width
-    md = (tmp_path / "tuning.md").read_text()
-    row = next(line for line in md.splitlines() if line.startswith(f"| {name} |"))
-    taus = [float(x) for x in re.findall(r"-?\d\.\d{3}", row)]
-    assert len(taus) >= 3 and all(-1.0 <= x <= 1.0 for x in taus)
+    assert_taus_match(tmp_path, name)
     assert (tmp_path / f"{name}.png").stat().st_size > 0
     assert (tmp_path / f"{name}-alternatives.csv").read_text().count("\n") >= 2
     # `eqsat opt --costs FILE` accepts the tuned file.
     assert eqsat_main(["opt", str(KERNEL), "--costs", str(out)]) == 0
+
+
+def assert_taus_match(directory: Path, name: str) -> None:
+    """The table's pair count and shipped-table tau are those of the alternatives CSV's own
+    rows (``pair_tau`` of their predicted costs against their measured times)."""
+    import csv
+
+    with (directory / f"{name}-alternatives.csv").open() as fh:
+        rows = list(csv.DictReader(fh))
+    assert rows
+    tau, pairs = tc.pair_tau([r["kernel"] for r in rows],
+                             [float(r["predicted_before"]) for r in rows],
+                             [float(r["ns_per_call"]) for r in rows])
+    md = (directory / "tuning.md").read_text()
+    row = next(line for line in md.splitlines() if line.startswith(f"| {name} |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert int(cells[1].split()[0]) == len(rows)  # alternatives
+    assert int(cells[2]) == pairs
+    if tau is not None:
+        assert float(cells[3]) == pytest.approx(tau, abs=1.5e-3), (row, tau)
 
 
 def test_applicable_keeps_distinct_correct_programs() -> None:
