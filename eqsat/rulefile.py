@@ -128,9 +128,20 @@ def find(name: str | Path) -> Path:
 
 
 def load(name: str | Path) -> RuleFile:
-    """Read and parse a rule file; a syntax error raises ``RuleError`` at its line."""
+    """Read and parse a rule file; a syntax error raises ``RuleError`` at its line.
+
+    The same text at the same path is not parsed again: every ``optimize_module`` call loads
+    every phase's files, and parsing them took about a fifth of optimizing a small kernel."""
     path = find(name)
-    return parse(decode_source(path.read_bytes(), str(path)), path)
+    text = decode_source(path.read_bytes(), str(path))
+    key = (str(path), text)
+    parsed = _PARSED.get(key)
+    if parsed is None:
+        parsed = _PARSED[key] = parse(text, path)
+    return parsed
+
+
+_PARSED: dict[tuple[str, str], RuleFile] = {}  # RuleFiles are immutable: shared
 
 
 def parse(text: str, path: Path) -> RuleFile:
