@@ -394,13 +394,15 @@ def write_csv(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
         w.writerows(rows)
 
 
-def plot(summ: Sequence[Mapping[str, Any]], path: Path) -> None:
+def plot(summ: Sequence[Mapping[str, Any]], path: Path, plan: str = "full") -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(15, 6.5))
+    from experiments.plot_style import label_plan, legend_outside, series_style, without_penalties
+
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(17, 6.5))
     labels = [f"{s['kernel']} {s['target']}{' +r' if s['reassoc'] else ''}" for s in summ]
     vals = [100 * (s["regret"] or 0) for s in summ]
     colors = ["tab:red" if v > 100 * GOAL_WORST else "tab:blue" for v in vals]
@@ -412,20 +414,30 @@ def plot(summ: Sequence[Mapping[str, Any]], path: Path) -> None:
     ax.set_ylabel("regret of eqsat's choice (%, linear below 5%)")
     ax.legend(fontsize=8)
     ax.set_title("eqsat's choice vs the best measured variant")
-    for s in summ:
+    dropped = 0
+    for i, s in enumerate(summ):
         pts = sorted(s["points"])
         if len(pts) < 2:
             continue
         best = min(m for _, m in pts)
-        bx.plot([p for p, _ in pts], [m / best for _, m in pts], "o-", ms=4, alpha=0.7,
-                label=f"{s['kernel']} {s['target']}")  # fmt: skip
+        xs, ys, n = without_penalties([p for p, _ in pts], [m / best for _, m in pts])
+        dropped += n
+        style = series_style(i)
+        bx.plot(xs, ys, ms=4, alpha=0.75, label=f"{s['kernel']} {s['target']}", **style)
+        if xs:  # eqsat's choice: the alternative its cost model priced lowest
+            bx.plot(xs[0], ys[0], marker="*", ms=13, color=style["color"], mec="black",
+                    linestyle="none")  # fmt: skip
+    bx.plot([], [], marker="*", ms=11, color="grey", mec="black", linestyle="none",
+            label="eqsat's choice (lowest predicted cost)")  # fmt: skip
     bx.set_xscale("log")
     bx.set_xlabel("predicted cost (target cost model)")
     bx.set_ylabel("measured time / fastest eqsat alternative")
-    bx.set_title("predicted cost vs measured time (eqsat alternatives)")
-    bx.legend(fontsize=5, ncol=2)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    bx.set_title("predicted cost vs measured time (eqsat alternatives; no spread recorded)"
+                 + (f"\n{dropped} alternatives with a penalty cost not drawn" if dropped else ""))
+    legend_outside(bx)
+    label_plan(fig, plan)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    fig.savefig(path, dpi=150, bbox_inches="tight")
     plt.close(fig)
 
 
@@ -464,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
         command += f" --emit {args.emit}"
     write_csv(rows, out / f"{STUDY}.csv")
     (out / f"{STUDY}.md").write_text(markdown(rows, summ, result.records, command))
-    plot(summ, out / f"{STUDY}.png")
+    plot(summ, out / f"{STUDY}.png", plan)
     print("\n".join(verdict(summ)))
     print(f"({result.ran} runs now, {result.skipped} from earlier records) -> {out}")
     return 0

@@ -224,7 +224,7 @@ def write_csv(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
         w.writerows(rows)
 
 
-def plot(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
+def plot(rows: Sequence[Mapping[str, Any]], path: Path, plan: str = "full") -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -244,8 +244,11 @@ def plot(rows: Sequence[Mapping[str, Any]], path: Path) -> None:
         ax.set_yscale("log")
         ax.legend(fontsize=8)
     fig.suptitle("nested aggregate vs flattened 1-D lowering of n-D vectors")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    from experiments.plot_style import label_plan
+
+    label_plan(fig, plan)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    fig.savefig(path, dpi=150, bbox_inches="tight")
     plt.close(fig)
 
 
@@ -278,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         command += f" --emit {args.emit}"
     write_csv(rows, out / f"{STUDY}.csv")
     (out / f"{STUDY}.md").write_text(markdown(rows, result.records, command))
-    plot(rows, out / f"{STUDY}.png")
+    plot(rows, out / f"{STUDY}.png", plan)
     print("\n".join(summary_lines(pairs(rows))))
     print(f"({result.ran} runs now, {result.skipped} from earlier records) -> {out}")
     return 0

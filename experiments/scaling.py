@@ -303,7 +303,7 @@ def markdown(
     return "\n".join(lines) + "\n"
 
 
-def plot(table: Sequence[Mapping[str, Any]], path: Path) -> None:
+def plot(table: Sequence[Mapping[str, Any]], path: Path, plan: str = "full") -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -322,12 +322,17 @@ def plot(table: Sequence[Mapping[str, Any]], path: Path) -> None:
         ),
         (axes[1][1], LENGTH_FAMILIES, "ops", ("nodes",), "e-nodes after saturation"),
     )
+    from experiments.plot_style import series_style
+
     for ax, families, xkey, metrics, ylabel in panels:
+        i = 0
         for family in families:
             fam = [r for r in table if r["family"] == family]
             for m in metrics:
                 label = f"{family} {m.removesuffix('_ms')}" if len(metrics) > 1 else family
-                ax.plot([r[xkey] for r in fam], [max(r[m], 1e-3) for r in fam], "o-", label=label)
+                ax.plot([r[xkey] for r in fam], [max(r[m], 1e-3) for r in fam], label=label,
+                        **series_style(i))  # fmt: skip
+                i += 1
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("n (vector edge)" if xkey == "size" else "ops in the program")
@@ -353,8 +358,11 @@ def plot(table: Sequence[Mapping[str, Any]], path: Path) -> None:
         )
         ax.legend(fontsize=8)
     fig.suptitle("eqsat scaling: optimize_module with avx2 widths (log-log)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    from experiments.plot_style import label_plan
+
+    label_plan(fig, plan)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    fig.savefig(path, dpi=150, bbox_inches="tight")
     plt.close(fig)
 
 
@@ -391,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     write_csv(table, out / "scaling.csv")
     (out / "scaling.md").write_text(markdown(table, result.records, command))
-    plot(table, out / "scaling.png")
+    plot(table, out / "scaling.png", plan)
     print((out / "scaling.md").read_text())
     print(f"({result.ran} runs now, {result.skipped} from earlier records) -> {out}")
     return 0

@@ -356,7 +356,8 @@ def analyse(records: Sequence[Mapping[str, Any]], target: str, out_toml: Path, o
         w.writerow(["op", "width", "reassoc", "ns_per_call"])
         for r in micro:
             w.writerow([r["op"], r["width"], r.get("reassoc", False), f"{r['ns_per_call']:.2f}"])
-    plot(rows, before, after, summary, outdir / f"{file_tag(target)}.png")
+    plan = next((p for p in ("quick", "smoke") if f"--{p}" in command), "full")
+    plot(rows, before, after, summary, outdir / f"{file_tag(target)}.png", plan)
     return summary
 
 
@@ -371,30 +372,35 @@ def _shipped(target: str) -> str:
 
 
 def plot(rows: Sequence[Mapping[str, Any]], before: Sequence[float], after: Sequence[float],
-         s: Mapping[str, Any], path: Path) -> None:
+         s: Mapping[str, Any], path: Path, plan: str = "full") -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
+    from experiments.plot_style import label_plan, legend_outside, series_style, without_penalties
+
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
     kernels = sorted({r["kernel"] for r in rows})
-    colors = {k: plt.cm.tab10(i % 10) for i, k in enumerate(kernels)}
     for ax, pred, title in ((axes[0], before, f"shipped: tau {s['tau_before']:.2f}"),
                             (axes[1], after, f"tuned: tau {s['tau_after']:.2f}")):
-        for k in kernels:
+        dropped = 0
+        for i, k in enumerate(kernels):
             pts = sorted((p, r["ns_per_call"]) for p, r in zip(pred, rows) if r["kernel"] == k)
-            ax.plot([p for p, _ in pts], [t for _, t in pts], "o-", color=colors[k], label=k,
-                    alpha=0.8)
+            xs, ys, n = without_penalties([p for p, _ in pts], [t for _, t in pts])
+            dropped += n
+            ax.plot(xs, ys, label=k, alpha=0.8, ms=5, **series_style(i))
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("predicted cost")
         ax.set_ylabel("measured ns per call")
-        ax.set_title(f"{s['target']} {title}")
+        note = f"\n{dropped} points with a penalty cost not drawn" if dropped else ""
+        ax.set_title(f"{s['target']} {title}{note}")
         ax.grid(True, which="both", alpha=0.3)
-    axes[1].legend(fontsize=7, loc="upper left")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    legend_outside(axes[1])
+    label_plan(fig, plan)
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    fig.savefig(path, dpi=150, bbox_inches="tight")
     plt.close(fig)
 
 
