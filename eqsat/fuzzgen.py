@@ -43,9 +43,10 @@ DIMS = (1, 2, 3, 4, 5, 8, 16)
 MAX_ELEMENTS = 48  # a small shape (most values): keeps the e-graphs and the texts small
 WIDE_ELEMENTS = 256  # a wide argument, or what an op builds from one (16x16)
 # Kernel-sized argument shapes: square and rectangular tiles of 4, 8 and 16, and wide rows.
+# The square tiles twice: the block shuffle transposes are for them.
 WIDE_SHAPES = (
-    (4, 4), (8, 8), (16, 16), (4, 8), (8, 4), (8, 16), (16, 8), (2, 16), (16,), (32,), (64,),
-    (2, 8, 8),
+    (4, 4), (8, 8), (16, 16), (4, 4), (8, 8), (16, 16), (4, 8), (8, 4), (8, 16), (16, 8),
+    (2, 16), (16,), (32,), (64,), (2, 8, 8),
 )  # fmt: skip
 CONTRACT_DIMS = (1, 2, 3, 4, 8, 16)
 
@@ -579,6 +580,13 @@ class _Gen:
             return None
         return self.transfer(m, way == "transfer_read")
 
+    def transfer_op(self) -> Value | None:
+        """A transfer read or write on its own (as ``memory`` draws them, but more often: each
+        transfer strategy applies to a narrow form of them)."""
+        if not self.memrefs:
+            return None
+        return self.transfer(self.draw(st.sampled_from(self.memrefs)), self.draw(st.booleans()))
+
     def transfer(self, m: Value, read: bool) -> Value | None:
         """A transfer with a permutation map (minor identity, transposed, broadcast dims),
         positions anywhere (out of bounds is defined where ``in_bounds`` is false), a
@@ -644,7 +652,7 @@ OPS: tuple[Callable[[_Gen], Value | None], ...] = (
     _Gen.extract, _Gen.insert, _Gen.element, _Gen.strided, _Gen.shuffle,
     _Gen.splat_from_elements, _Gen.interleave, _Gen.matrix, _Gen.step_bitcast, _Gen.reduction,
     _Gen.reduction, _Gen.contract, _Gen.contract, _Gen.memory, _Gen.memory, _Gen.memory,
-    _Gen.masked, _Gen.print_value, _Gen.loop, _Gen.kernel, _Gen.kernel,
+    _Gen.masked, _Gen.print_value, _Gen.loop, _Gen.kernel, _Gen.kernel, _Gen.transfer_op,
 )  # fmt: skip
 LOOP_BODY = (
     _Gen.binary, _Gen.unary, _Gen.fma, _Gen.transpose, _Gen.broadcast, _Gen.memory,
