@@ -116,7 +116,7 @@ def main() -> None:
             md.append(f"\n## {tname}\n\nNot run: this host cannot run {tname} code (it lacks "
                       f"some of {', '.join(target.requires)}).\n")  # fmt: skip
             continue
-        reports = []
+        reports: list[Report] = []
         for path in kernels:
             text = path.read_text()
             t0 = time.time()
@@ -135,16 +135,23 @@ def main() -> None:
                 csv_rows.append([tname, path.stem, r["variant"], r["group"], r["ns_per_call"],
                                  *(r["spread"] or ["", ""]), r["equal"], r["compile_ms"],
                                  r["same_as"] or "", r["note"]])  # fmt: skip
-        md.append(f"\n## {tname} ({target.cpu}, LLVM options: {reports[0].options.label()})\n"
-                  if reports and reports[0].options else f"\n## {tname}\n")  # fmt: skip
-        for group in GROUPS:
-            name = {"": "strict IEEE", "+reassoc": "reductions reassociated",
-                    "+fast-math": "fast-math"}[group]  # fmt: skip
-            md.append(f"\n### {tname}, {name} (eqsat{group} against mlir-*{group})\n")
-            md.append(table(reports, group))
-        _write(out, md, csv_rows, json_out, prov)  # after each target: a long run keeps them
+            # after each kernel: a long run that is stopped keeps what it measured
+            _write(out, md + _sections(tname, target, reports), csv_rows, json_out, prov)
+        md += _sections(tname, target, reports)
     _write(out, md, csv_rows, json_out, prov)
     print(f"wrote {out.with_suffix('.md')}, .csv (+ .csv.provenance.json) and .json")
+
+
+def _sections(tname: str, target: object, reports: list[Report]) -> list[str]:
+    """The markdown of one target: its three tables (the kernels measured so far)."""
+    opts = reports[0].options.label() if reports and reports[0].options else "-"
+    md = [f"\n## {tname} ({getattr(target, 'cpu', '')}, LLVM options: {opts})\n"]
+    for group in GROUPS:
+        name = {"": "strict IEEE", "+reassoc": "reductions reassociated",
+                "+fast-math": "fast-math"}[group]  # fmt: skip
+        md.append(f"\n### {tname}, {name} (eqsat{group} against mlir-*{group})\n")
+        md.append(table(reports, group))
+    return md
 
 
 def _write(out: Path, md: list[str], csv_rows: list[list[object]], json_out: dict[str, object],
