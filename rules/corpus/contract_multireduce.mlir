@@ -22,7 +22,9 @@ func.func @matvec_transposed(%A: memref<4x8xf32>, %x: memref<4xf32>, %y: vector<
   %1 = vector.transfer_read %x[%c0], %p {in_bounds = [true, true], permutation_map = #bc} : memref<4xf32>, vector<8x4xf32>
   %2 = arith.mulf %0, %1 : vector<8x4xf32>
   %3 = vector.multi_reduction <add>, %2, %y [1] : vector<8x4xf32> to vector<8xf32>
-  return %3 : vector<8xf32>
+  %4 = arith.mulf %1, %0 : vector<8x4xf32>
+  %5 = vector.multi_reduction <add>, %4, %3 [1] : vector<8x4xf32> to vector<8xf32>
+  return %5 : vector<8xf32>
 }
 
 func.func @batched_moves(%a: vector<4x2xf32>, %b: vector<2x2x4xf32>, %acc: vector<2x4xf32>) -> vector<2x4xf32> {
