@@ -19,11 +19,14 @@ from eqsat.decode import Decoder
 from eqsat.egraph import EGraph
 from eqsat.encode import Encoder
 from eqsat.extract import Extraction, ExtractionError, Snapshot
+from eqsat.hoist import hoist_module
 from eqsat.rulefile import RuleFile, did_you_mean, load, phase_files
 from eqsat.saturate import Phase, SaturationReport, saturate
 from eqsat.schema import schema_text
+from frontend import parse
 from frontend.errors import MLIRError
 from frontend.ir import Block, Module, Operation, Region
+from frontend.printer import print_module
 from frontend.verifier import verify_module
 
 PHASES = ("canonicalize", "explore")
@@ -208,6 +211,7 @@ def optimize_module(
     phases: tuple[str, ...] | None = None,
     after_phase: PhaseHook | None = None,
     keep_rounds: bool = False,
+    hoist: bool = True,
 ) -> OptimizeResult:
     """Optimize every function body of ``module``; returns a new, verified module.
 
@@ -225,12 +229,17 @@ def optimize_module(
     again so that those ops get their own choice too (a 16x16 transpose its shuffle sequence),
     up to ``rounds`` times (default 2 with a target, whose costs tell lowerings apart; else 1).
     Saturation stats describe the first round, explanations every round (``later_rounds``);
-    ``cost`` is the last one's."""
+    ``cost`` is the last one's.
+
+    With ``hoist`` (the default), loops first keep their accumulator tiles in registers and read
+    invariant tiles once (``eqsat.hoist``, on a copy: ``module`` is left as it is)."""
     if isinstance(target, str):
         raise TypeError(
             f"optimize_module takes a Target object (eqsat.targets.load_target({target!r})); "
             f"eqsat.optimize(module, target={target!r}) takes target names"
         )
+    if hoist:
+        module = hoisted(module)
     budget = budget or Budget()
     rules = dict(rules) if rules is not None else default_rule_files(fast_math=fast_math)
     if target is not None:
@@ -274,6 +283,15 @@ def optimize_module(
         result = replace(result, module=again.module, cost=again.cost, seconds=seconds,
                          later_rounds=result.later_rounds + (kept,))
     return result
+
+
+def hoisted(module: Module) -> Module:
+    """``module`` with ``eqsat.hoist`` applied to a copy; ``module`` itself when no loop moves
+    anything (or there is no loop)."""
+    if not any(op.name == "scf.for" for op in module.walk()):
+        return module
+    copy = parse(print_module(module), module.source)
+    return copy if hoist_module(copy) else module
 
 
 # The ops whose lowering MLIR leaves to a strategy flag (lower_contraction, lower_transpose,
