@@ -1,0 +1,189 @@
+"""Whole kernels against MLIR 22 and numpy: ``python experiments/kernels_e2e/run.py``.
+
+For each kernel of this directory: ``eqsat.bench.run.bench`` times eqsat's code (optimized for
+the target: hoisting, saturation, extraction, ``eqsat.codegen``) and MLIR 22's own pipeline on
+the same file (its default and each forced contraction strategy, reassociation off); then the
+same MLIR pipelines once more on the file after eqsat's hoisting pass (``eqsat.hoist``), so that
+MLIR's best is not held back by a loop-level step it would take in a real pipeline; and numpy
+(one OpenBLAS thread, ``eqsat.bench.numpy_baseline``) on inputs of the same shapes. Writes
+``experiments/results/kernels_e2e.md`` and ``.json`` with provenance.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from eqsat.bench.numpy_baseline import time_numpy  # noqa: E402
+from eqsat.bench.run import FMA_UNITS, Report, bench, cpu_clock_ghz  # noqa: E402
+from eqsat.optimize import hoisted  # noqa: E402
+from eqsat.targets import load_target  # noqa: E402
+from experiments import provenance  # noqa: E402
+from frontend import parse  # noqa: E402
+from frontend.printer import print_module  # noqa: E402
+
+HERE = Path(__file__).parent
+RESULTS = ROOT / "experiments" / "results"
+# The MLIR variants that differ for a contraction kernel (the transpose and multi_reduction
+# strategies give the default's LLVM IR here), reassociation off.
+MLIR_ONLY = (
+    "mlir-default",
+    "mlir-contract-outerproduct",
+    "mlir-contract-llvmintr",
+    "mlir-contract-parallelarith",
+)
+
+
+@dataclass(frozen=True)
+class Kernel:
+    file: str
+    entry: str
+    flops: int
+    numpy: tuple[str, dict[str, int]] | None  # (numpy_baseline name, sizes)
+
+
+def gemm(n: int) -> Kernel:
+    sizes = {"m": n, "n": n, "k": n}
+    return Kernel(f"gemm_{n}.mlir", "gemm", 2 * n**3, ("gemm", sizes))
+
+
+KERNELS = {"gemm_128": gemm(128), "gemm_256": gemm(256)}
+
+
+def _rows(report: Report, suffix: str = "") -> list[dict]:
+    return [
+        {
+            "variant": r.variant + suffix,
+            "ns": r.ns_per_call,
+            "equal": r.agreement.label() if r.agreement else None,
+            "note": r.note,
+        }
+        for r in report.rows
+    ]
+
+
+def run_kernel(k: Kernel, target_name: str, repeats: int, sample_ms: float) -> dict:
+    target = load_target(target_name)
+    text = (HERE / k.file).read_text()
+    mine = bench(text, k.file, k.entry, target, baseline="mlir", repeats=repeats,
+                 sample_seconds=sample_ms / 1000, only=MLIR_ONLY)
+    hoisted_text = print_module(hoisted(parse(text, k.file)))
+    theirs = bench(hoisted_text, k.file + " (hoisted)", k.entry, target, baseline="mlir",
+                   repeats=repeats, sample_seconds=sample_ms / 1000, only=MLIR_ONLY)
+    clock = cpu_clock_ghz()
+    rows = _rows(mine) + [r for r in _rows(theirs, " (hoisted input)")
+                          if r["variant"].startswith("mlir")]
+    eqsat_again = theirs.row("eqsat")
+    np_time = None
+    if k.numpy is not None:
+        t = time_numpy(k.numpy[0], k.numpy[1], repeats=repeats)
+        np_time = {"ns": t.ns, "min": t.min_ns, "max": t.max_ns, "numpy": t.numpy_version,
+                   "openblas": t.openblas, "core": t.core}
+    lanes = target.lanes("f32")
+    peak = FMA_UNITS * lanes * 2 * clock[0] if clock and lanes else None
+    return {
+        "kernel": k.file,
+        "flops": k.flops,
+        "clock_ghz": clock[0] if clock else None,
+        "clock_source": clock[1] if clock else None,
+        "peak_gflops": peak,
+        "rows": rows,
+        "eqsat_second_sample_ns": eqsat_again.ns_per_call if eqsat_again else None,
+        "numpy": np_time,
+    }
+
+
+def _best_mlir(rows: list[dict]) -> dict | None:
+    timed = [r for r in rows if r["variant"].startswith("mlir") and r["ns"] and r["equal"]
+             and r["equal"] != "no"]
+    return min(timed, key=lambda r: r["ns"]) if timed else None
+
+
+def table(results: list[dict]) -> str:
+    head = ("| kernel | eqsat us | eqsat GFLOP/s | share of FMA peak | MLIR default us | "
+            "best MLIR us (variant) | eqsat / best MLIR | numpy us | eqsat / numpy |")
+    out = [head, "|---" * (head.count("|") - 1) + "|"]
+    for res in results:
+        rows = {r["variant"]: r for r in res["rows"]}
+        mine = rows["eqsat"]["ns"]
+        default = rows.get("mlir-default", {}).get("ns")
+        best = _best_mlir(res["rows"])
+        gf = res["flops"] / mine if mine else None
+        share = f"{gf / res['peak_gflops']:.0%}" if gf and res["peak_gflops"] else "-"
+        npt = res["numpy"]["ns"] if res["numpy"] else None
+        out.append(
+            f"| {res['kernel']} | {mine / 1e3:.1f} | {gf:.1f} | {share} | "
+            f"{default / 1e3 if default else float('nan'):.1f} | "
+            f"{best['ns'] / 1e3:.1f} ({best['variant']}) | {mine / best['ns']:.2f}x | "
+            f"{npt / 1e3 if npt else float('nan'):.1f} | "
+            f"{mine / npt if npt else float('nan'):.2f}x |"
+        )
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("kernels", nargs="*", default=list(KERNELS), help="default: all")
+    ap.add_argument("--target", default="avx2")
+    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--sample-ms", type=float, default=20.0)
+    ap.add_argument("--out", default=str(RESULTS / "kernels_e2e"))
+    args = ap.parse_args(argv)
+    unknown = [k for k in args.kernels if k not in KERNELS]
+    if unknown:
+        print(f"run.py: error: unknown kernel(s) {unknown} (known: {', '.join(KERNELS)})",
+              file=sys.stderr)
+        return 2
+    prov = provenance.record(sys.argv if argv is None else ["run.py", *argv])
+    results = []
+    for name in args.kernels:
+        res = run_kernel(KERNELS[name], args.target, args.repeats, args.sample_ms)
+        results.append(res)
+        print(json.dumps(res), flush=True)
+    out = Path(args.out)
+    out.with_suffix(".json").write_text(
+        json.dumps({"provenance": prov, "target": args.target, "results": results}, indent=1)
+        + "\n"
+    )
+    md = [
+        f"# Whole kernels, {args.target}, reassociation off",
+        "",
+        provenance.markdown_header(prov),
+        "",
+        f"Median of {args.repeats} samples of {args.sample_ms:g} ms of thread CPU time per "
+        "variant; the machine was shared and loaded (other jobs on both cores), so figures "
+        "move between runs. Share of peak: 2 FMA units x 8 f32 lanes x 2 flops x the clock "
+        "measured by a dependent-add chain. Best MLIR: the fastest of MLIR 22's default and "
+        "forced contraction strategies on the kernel file and on it after eqsat's hoisting "
+        "pass. numpy: `C + A @ B` with one OpenBLAS thread (the host's OpenBLAS settings).",
+        "",
+        table(results),
+    ]
+    for res in results:
+        md.append(f"## {res['kernel']}\n")
+        md.append("| variant | us/call | equal | note |\n|---|---|---|---|")
+        for r in res["rows"]:
+            ns = f"{r['ns'] / 1e3:.1f}" if r["ns"] else "-"
+            md.append(f"| {r['variant']} | {ns} | {r['equal']} | {r['note'] or ''} |")
+        if res["eqsat_second_sample_ns"]:
+            md.append(f"\neqsat timed again with the second set: "
+                      f"{res['eqsat_second_sample_ns'] / 1e3:.1f} us (a noise indicator)")
+        if res["numpy"]:
+            n = res["numpy"]
+            md.append(f"\nnumpy {n['numpy']} ({n['openblas']}; core {n['core']}): "
+                      f"{n['ns'] / 1e3:.1f} us (min {n['min'] / 1e3:.1f}, max {n['max'] / 1e3:.1f})")
+        md.append(f"\nclock {res['clock_ghz']} GHz ({res['clock_source']}), peak "
+                  f"{res['peak_gflops']:.1f} GFLOP/s\n" if res["peak_gflops"] else "")
+    out.with_suffix(".md").write_text("\n".join(md) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
