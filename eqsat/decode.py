@@ -162,6 +162,14 @@ class _BlockDecoder:
             if id(t) in seen:
                 continue
             seen.add(id(t))
+            if t.op == "Masked":  # a masked read is emitted whole, as a read of its state
+                inner = t.args[3]
+                c = by_constructor().get(inner.op)  # type: ignore[union-attr]
+                if c is not None and c.effect == READ_OP:
+                    self.reads.setdefault(id(inner.args[-1]), []).append(t)  # type: ignore
+                stack.extend(t.args[1:3])  # type: ignore[arg-type]
+                stack.extend(inner.children)  # type: ignore[union-attr]
+                continue
             c = by_constructor().get(t.op)
             if (c is not None and c.effect == READ_OP) or _is_read_strategy(t.op):
                 self.reads.setdefault(id(t.args[-1]), []).append(t)
@@ -185,6 +193,8 @@ class _BlockDecoder:
             v = self.multi(multi).results[i]  # type: ignore[arg-type,index]
         elif t.op == "ListAt":  # element #i of an operand list
             v = self.value(term_list(t.args[0])[t.args[1]])  # type: ignore[arg-type,index]
+        elif t.op == "Masked":
+            v = self.masked(t)
         elif t.op == "Tiled":
             v = self.tiled(t)
         elif t.op in ("TileOf", "TileAt"):
@@ -199,6 +209,33 @@ class _BlockDecoder:
                 v = self.op(t).results[0]
         self.values[id(t)] = v
         return v
+
+    def masked(self, t: Term) -> Value:
+        """``vector.mask mask, passthru { inner; vector.yield }``: the inner op's operands
+        (and the memory state it reads) are emitted before the mask, the op itself inside."""
+        ty, mask_t, passthru_t, inner = t.args
+        mask = self.value(mask_t)  # type: ignore[arg-type]
+        passthru = [self.value(x) for x in term_list(passthru_t)]  # type: ignore[arg-type]
+        c = by_constructor().get(inner.op)  # type: ignore[union-attr]
+        if c is None:
+            raise DecodeError(f"unknown constructor {inner.op} inside Masked")  # type: ignore
+        for arg, a in zip(c.args, inner.args):  # type: ignore[union-attr]
+            if arg.role == "state":
+                self.state(a)  # type: ignore[arg-type]
+            elif arg.role == "operand":
+                for x in [a] if arg.kind == "single" else term_list(a):  # type: ignore
+                    self.value(x)  # type: ignore[arg-type]
+        op = self.op(inner)  # type: ignore[arg-type]
+        self.out.ops.remove(op)  # it belongs inside the region
+        self.values.pop(id(inner), None)  # and its value exists only there
+        body = Block()
+        body.append(op)
+        body.append(Operation("vector.yield", [op.results[0]], [], {}))
+        region = Region([body])
+        mask_op = Operation(
+            "vector.mask", [mask, *passthru], [decode_type(ty)], {}, [region]  # type: ignore
+        )
+        return self.emit(mask_op).results[0]
 
     # -- symbolic tiles ----------------------------------------------------------------------
     def tiled(self, t: Term) -> Value:

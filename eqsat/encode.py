@@ -12,8 +12,11 @@ from dataclasses import dataclass, field
 
 from eqsat.schema import (
     PRINT_OP,
+    PURE_OP,
+    READ_OP,
     WRITE_OP,
     Arg,
+    Constructor,
     constructors,
 )
 from frontend.affine import AffineMap
@@ -91,6 +94,27 @@ class EncodedBlock:
     nested: dict[int, list[list[EncodedBlock]] | None] = field(default_factory=dict)
 
 
+def masked_op(op: Operation) -> Operation | None:
+    """The op a ``vector.mask`` masks, when the e-graph models the pair as ``(Masked type mask
+    passthru inner)``: one result, a body of one pure or reading single-result op (a
+    reduction, contraction, transfer_read, ...) whose result the body yields, operands all
+    from outside the body. Else None (the mask stays a frozen barrier)."""
+    if op.name != "vector.mask" or len(op.results) != 1 or len(op.regions) != 1:
+        return None
+    blocks = op.regions[0].blocks
+    if len(blocks) != 1 or len(blocks[0].ops) != 2:
+        return None
+    inner, term = blocks[0].ops
+    if inner.regions or len(inner.results) != 1 or term.operands != [inner.results[0]]:
+        return None
+    c = constructors().get(inner.name)
+    if c is None or c.sort != "Term" or c.effect not in (PURE_OP, READ_OP):
+        return None
+    if inner.results[0].type != op.results[0].type:
+        return None
+    return inner
+
+
 # Regions whose body must stay one op: a vector.mask masks exactly one maskable op, so its
 # body is not rewritten (a lowering strategy would turn that op into several).
 FROZEN_REGIONS = frozenset({"vector.mask"})
@@ -160,26 +184,22 @@ class Encoder:
         )
         for n, op in enumerate(ops if term is None else ops[:-1]):
             var = f"$b{b}_{n}"
+            inner = masked_op(op)
+            if inner is not None:  # (Masked type mask passthru inner)
+                mask, *passthru = op.operands
+                ic = constructors()[inner.name]
+                expr = self._expr(inner, ic, names, state)
+                t = encode_type(op.results[0].type)
+                self.lines.append(
+                    f"(let {var} (Masked {t} {names.use(mask)} {names.uses(passthru)} {expr}))"
+                )
+                names.define_results(op, var, False)
+                continue
             c = constructors().get(op.name)
             if c is None or (c.sort == "State" and op.results):  # transfer_write to a tensor
                 self._barrier(enc, op, var, names, state)
                 continue
-            groups = op.operand_groups()
-            parts: list[str] = [c.name]
-            for arg in c.args:
-                if arg.role == "type":
-                    parts.append(encode_type(op.results[0].type))
-                elif arg.role == "id":
-                    parts.append(str(self.next_alloc))
-                    self.next_alloc += 1
-                elif arg.role == "operand":
-                    vals = groups[arg.name]
-                    parts.append(names.use(vals[0]) if arg.kind == "single" else names.uses(vals))
-                elif arg.role == "attr":
-                    parts.append(encode_attr(arg, op.attributes.get(arg.name)))
-                else:
-                    parts.append(state[arg.name])
-            self.lines.append(f"(let {var} ({' '.join(parts)}))")
+            self.lines.append(f"(let {var} {self._expr(op, c, names, state)})")
             if c.effect in (WRITE_OP, PRINT_OP):
                 state["mem" if c.effect == WRITE_OP else "io"] = var
             names.define_results(op, var, c.sort == "Multi")
@@ -188,6 +208,25 @@ class Encoder:
             f"(let {enc.root} (Exit {names.uses(list(outs))} {state['mem']} {state['io']}))"
         )
         return enc
+
+    def _expr(self, op: Operation, c: Constructor, names: _Names, state: dict[str, str]) -> str:
+        """The constructor term of ``op`` (its operands as the block's expressions)."""
+        groups = op.operand_groups()
+        parts: list[str] = [c.name]
+        for arg in c.args:
+            if arg.role == "type":
+                parts.append(encode_type(op.results[0].type))
+            elif arg.role == "id":
+                parts.append(str(self.next_alloc))
+                self.next_alloc += 1
+            elif arg.role == "operand":
+                vals = groups[arg.name]
+                parts.append(names.use(vals[0]) if arg.kind == "single" else names.uses(vals))
+            elif arg.role == "attr":
+                parts.append(encode_attr(arg, op.attributes.get(arg.name)))
+            else:
+                parts.append(state[arg.name])
+        return f"({' '.join(parts)})"
 
     def _barrier(
         self, enc: EncodedBlock, op: Operation, var: str, names: _Names, state: dict[str, str]

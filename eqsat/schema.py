@@ -214,6 +214,10 @@ PRELUDE = """\
 ; A contraction tiled over its result grid reads whole rows of lhs and columns of rhs.
 (constructor TileAt (IVec IVec Term) Term)
 (constructor Tiled (Type i64 IVec Term TermList) Term)
+
+; ---- vector.mask around one op: (Masked type mask passthru inner) is `vector.mask mask,
+; passthru { inner }`, inner the op's own term (it decodes inside the mask's region).
+(constructor Masked (Type Term TermList Term) Term)
 """
 
 
@@ -253,6 +257,8 @@ def typing_rules() -> str:
         '(rule ((= e (Res m i t))) ((set (type-of e) t)) :ruleset typing :name "type-of-Res")',
         "(rule ((= e (Tiled t n tile k s))) ((set (type-of e) t)) :ruleset typing "
         ':name "type-of-Tiled")',
+        "(rule ((= e (Masked t m p x))) ((set (type-of e) t)) :ruleset typing "
+        ':name "type-of-Masked")',
         "(rule ((= e (TileOf tile x)) (= (VT sh el) (type-of x))) ((set (type-of e) (VT tile el)))"
         ' :ruleset typing :name "type-of-TileOf")',
         "(rule ((= e (TileAt tile dims x)) (= (VT sh el) (type-of x))) "
