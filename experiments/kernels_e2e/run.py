@@ -62,8 +62,9 @@ def _rows(report: Report, suffix: str = "") -> list[dict]:
         {
             "variant": r.variant + suffix,
             "ns": r.ns_per_call,
+            "spread": list(r.spread) if r.spread else None,
             "equal": r.agreement.label() if r.agreement else None,
-            "note": r.note,
+            "note": r.note or (r.failure or ""),
         }
         for r in report.rows
     ]
@@ -73,10 +74,11 @@ def run_kernel(k: Kernel, target_name: str, repeats: int, sample_ms: float) -> d
     target = load_target(target_name)
     text = (HERE / k.file).read_text()
     mine = bench(text, k.file, k.entry, target, baseline="mlir", repeats=repeats,
-                 sample_seconds=sample_ms / 1000, only=MLIR_ONLY)
+                 sample_seconds=sample_ms / 1000, only=MLIR_ONLY, space="single")
     hoisted_text = print_module(hoisted(parse(text, k.file)))
     theirs = bench(hoisted_text, k.file + " (hoisted)", k.entry, target, baseline="mlir",
-                   repeats=repeats, sample_seconds=sample_ms / 1000, only=MLIR_ONLY)
+                   repeats=repeats, sample_seconds=sample_ms / 1000, only=MLIR_ONLY,
+                   space="single")
     clock = cpu_clock_ghz()
     rows = _rows(mine) + [r for r in _rows(theirs, " (hoisted input)")
                           if r["variant"].startswith("mlir")]
@@ -102,7 +104,7 @@ def run_kernel(k: Kernel, target_name: str, repeats: int, sample_ms: float) -> d
 
 def _best_mlir(rows: list[dict]) -> dict | None:
     timed = [r for r in rows if r["variant"].startswith("mlir") and r["ns"] and r["equal"]
-             and r["equal"] != "no"]
+             and not r["equal"].startswith("NO")]
     return min(timed, key=lambda r: r["ns"]) if timed else None
 
 
@@ -168,10 +170,11 @@ def main(argv: list[str] | None = None) -> int:
     ]
     for res in results:
         md.append(f"## {res['kernel']}\n")
-        md.append("| variant | us/call | equal | note |\n|---|---|---|---|")
+        md.append("| variant | us/call | spread (placements) | equal | note |\n|---|---|---|---|---|")
         for r in res["rows"]:
             ns = f"{r['ns'] / 1e3:.1f}" if r["ns"] else "-"
-            md.append(f"| {r['variant']} | {ns} | {r['equal']} | {r['note'] or ''} |")
+            sp = f"{r['spread'][0] / 1e3:.1f}-{r['spread'][1] / 1e3:.1f}" if r["spread"] else "-"
+            md.append(f"| {r['variant']} | {ns} | {sp} | {r['equal']} | {r['note'] or ''} |")
         if res["eqsat_second_sample_ns"]:
             md.append(f"\neqsat timed again with the second set: "
                       f"{res['eqsat_second_sample_ns'] / 1e3:.1f} us (a noise indicator)")
