@@ -25,6 +25,29 @@ COMPUTATIONS: dict[str, tuple[str, str]] = {
         "out = np.empty_like(c)",
         "np.matmul(a, b, out=out); out += c",
     ),
+    "softmax": (
+        "x = rng.standard_normal((n['rows'], n['n']), dtype=np.float32)\n"
+        "y = np.empty_like(x)",
+        "np.subtract(x, x.max(axis=1, keepdims=True), out=y); np.exp(y, out=y); "
+        "y /= y.sum(axis=1, keepdims=True)",
+    ),
+    "layernorm": (
+        "x = rng.standard_normal((n['rows'], n['n']), dtype=np.float32)\n"
+        "g = rng.standard_normal(n['n'], dtype=np.float32)\n"
+        "b = rng.standard_normal(n['n'], dtype=np.float32)\n"
+        "eps = np.float32(1e-5)",
+        "d = x - x.mean(axis=1, keepdims=True, dtype=np.float32); "
+        "y = d / np.sqrt((d * d).mean(axis=1, keepdims=True, dtype=np.float32) + eps) * g + b",
+    ),
+    "conv2d_nhwc": (
+        "i = rng.standard_normal((n['h'], n['w'], n['c']), dtype=np.float32)\n"
+        "k = rng.standard_normal((n['kh'], n['kw'], n['c'], n['f']), dtype=np.float32)\n"
+        "o = rng.standard_normal((n['h'] - n['kh'] + 1, n['w'] - n['kw'] + 1, n['f']), "
+        "dtype=np.float32)\n"
+        "from numpy.lib.stride_tricks import sliding_window_view as windows",
+        "w = windows(i, (n['kh'], n['kw']), axis=(0, 1)); "
+        "r = o + np.tensordot(w, k, axes=([2, 3, 4], [2, 0, 1]))",
+    ),
 }
 
 _CHILD = r"""

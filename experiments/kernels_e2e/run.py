@@ -54,7 +54,15 @@ def gemm(n: int) -> Kernel:
     return Kernel(f"gemm_{n}.mlir", "gemm", 2 * n**3, ("gemm", sizes))
 
 
-KERNELS = {"gemm_128": gemm(128), "gemm_256": gemm(256)}
+KERNELS = {
+    "gemm_128": gemm(128),
+    "gemm_256": gemm(256),
+    "conv2d": Kernel("conv2d_nhwc_34x34x16x16.mlir", "conv", 2 * 32 * 32 * 16 * 3 * 3 * 16,
+                     ("conv2d_nhwc", {"h": 34, "w": 34, "c": 16, "f": 16, "kh": 3, "kw": 3})),
+    "softmax": Kernel("softmax_64x256.mlir", "softmax", 0, ("softmax", {"rows": 64, "n": 256})),
+    "layernorm": Kernel("layernorm_64x256.mlir", "layernorm", 0,
+                        ("layernorm", {"rows": 64, "n": 256})),
+}
 
 
 def _rows(report: Report, suffix: str = "") -> list[dict]:
@@ -117,11 +125,11 @@ def table(results: list[dict]) -> str:
         mine = rows["eqsat"]["ns"]
         default = rows.get("mlir-default", {}).get("ns")
         best = _best_mlir(res["rows"])
-        gf = res["flops"] / mine if mine else None
+        gf = res["flops"] / mine if mine and res["flops"] else None
         share = f"{gf / res['peak_gflops']:.0%}" if gf and res["peak_gflops"] else "-"
         npt = res["numpy"]["ns"] if res["numpy"] else None
         out.append(
-            f"| {res['kernel']} | {mine / 1e3:.1f} | {gf:.1f} | {share} | "
+            f"| {res['kernel']} | {mine / 1e3:.1f} | {f'{gf:.1f}' if gf else '-'} | {share} | "
             f"{default / 1e3 if default else float('nan'):.1f} | "
             f"{best['ns'] / 1e3:.1f} ({best['variant']}) | {mine / best['ns']:.2f}x | "
             f"{npt / 1e3 if npt else float('nan'):.1f} | "
