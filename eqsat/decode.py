@@ -165,9 +165,10 @@ class _BlockDecoder:
             if t.op == "Masked":  # a masked read is emitted whole, as a read of its state
                 inner = t.args[3]
                 c = by_constructor().get(inner.op)  # type: ignore[union-attr]
-                if c is not None and c.effect == READ_OP:
+                if (c is not None and c.effect == READ_OP) or _is_read_strategy(inner.op):
                     self.reads.setdefault(id(inner.args[-1]), []).append(t)  # type: ignore
                 stack.extend(t.args[1:3])  # type: ignore[arg-type]
+                stack.append(t.args[5])  # type: ignore[arg-type]
                 stack.extend(inner.children)  # type: ignore[union-attr]
                 continue
             c = by_constructor().get(t.op)
@@ -213,21 +214,29 @@ class _BlockDecoder:
     def masked(self, t: Term) -> Value:
         """``vector.mask mask, passthru { inner; vector.yield }``: the inner op's operands
         (and the memory state it reads) are emitted before the mask, the op itself inside."""
-        ty, mask_t, passthru_t, inner = t.args
+        ty, mask_t, passthru_t, inner, mid, operands_t = t.args
         mask = self.value(mask_t)  # type: ignore[arg-type]
         passthru = [self.value(x) for x in term_list(passthru_t)]  # type: ignore[arg-type]
         c = by_constructor().get(inner.op)  # type: ignore[union-attr]
-        if c is None:
-            raise DecodeError(f"unknown constructor {inner.op} inside Masked")  # type: ignore
-        for arg, a in zip(c.args, inner.args):  # type: ignore[union-attr]
-            if arg.role == "state":
-                self.state(a)  # type: ignore[arg-type]
-            elif arg.role == "operand":
-                for x in [a] if arg.kind == "single" else term_list(a):  # type: ignore
-                    self.value(x)  # type: ignore[arg-type]
-        op = self.op(inner)  # type: ignore[arg-type]
-        self.out.ops.remove(op)  # it belongs inside the region
-        self.values.pop(id(inner), None)  # and its value exists only there
+        if c is None:  # a lowering strategy was cheaper: the original op, on decoded operands
+            original = self.enc.masked[mid] if self.enc is not None else None  # type: ignore
+            if original is None:
+                raise DecodeError(f"{inner.op} inside Masked has no single-op form")  # type: ignore
+            if _is_read_strategy(inner.op):  # type: ignore[union-attr]
+                self.state(inner.args[-1])  # type: ignore[union-attr,arg-type]
+            values = [self.value(x) for x in term_list(operands_t)]  # type: ignore[arg-type]
+            op = Operation(original.name, values, original.result_types,
+                           dict(original.attributes), [], original.loc)  # fmt: skip
+        else:
+            for arg, a in zip(c.args, inner.args):  # type: ignore[union-attr]
+                if arg.role == "state":
+                    self.state(a)  # type: ignore[arg-type]
+                elif arg.role == "operand":
+                    for x in [a] if arg.kind == "single" else term_list(a):  # type: ignore
+                        self.value(x)  # type: ignore[arg-type]
+            op = self.op(inner)  # type: ignore[arg-type]
+            self.out.ops.remove(op)  # it belongs inside the region
+            self.values.pop(id(inner), None)  # and its value exists only there
         body = Block()
         body.append(op)
         body.append(Operation("vector.yield", [op.results[0]], [], {}))

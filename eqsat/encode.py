@@ -92,6 +92,7 @@ class EncodedBlock:
     barrier_captures: dict[int, list[Value]] = field(default_factory=dict)
     # barrier -> its regions' encoded blocks (None: a frozen region, cloned as it is)
     nested: dict[int, list[list[EncodedBlock]] | None] = field(default_factory=dict)
+    masked: dict[int, Operation] = field(default_factory=dict)  # Masked id -> the masked op
 
 
 def masked_op(op: Operation) -> Operation | None:
@@ -190,8 +191,13 @@ class Encoder:
                 ic = constructors()[inner.name]
                 expr = self._expr(inner, ic, names, state)
                 t = encode_type(op.results[0].type)
+                mid = self.next_barrier
+                self.next_barrier += 1
+                enc.masked[mid] = inner
+                operands = names.uses(list(inner.operands))
                 self.lines.append(
-                    f"(let {var} (Masked {t} {names.use(mask)} {names.uses(passthru)} {expr}))"
+                    f"(let {var} (Masked {t} {names.use(mask)} {names.uses(passthru)} {expr} "
+                    f"{mid} {operands}))"
                 )
                 names.define_results(op, var, False)
                 continue

@@ -215,9 +215,11 @@ PRELUDE = """\
 (constructor TileAt (IVec IVec Term) Term)
 (constructor Tiled (Type i64 IVec Term TermList) Term)
 
-; ---- vector.mask around one op: (Masked type mask passthru inner) is `vector.mask mask,
-; passthru { inner }`, inner the op's own term (it decodes inside the mask's region).
-(constructor Masked (Type Term TermList Term) Term)
+; ---- vector.mask around one op: (Masked type mask passthru inner id operands) is
+; `vector.mask mask, passthru { inner }`, inner the op's own term (it decodes inside the mask's
+; region). When extraction picks a lowering strategy for inner (several ops, which a mask body
+; cannot hold), the original op (side table entry id) is emitted on the decoded operands.
+(constructor Masked (Type Term TermList Term i64 TermList) Term)
 """
 
 
@@ -257,7 +259,7 @@ def typing_rules() -> str:
         '(rule ((= e (Res m i t))) ((set (type-of e) t)) :ruleset typing :name "type-of-Res")',
         "(rule ((= e (Tiled t n tile k s))) ((set (type-of e) t)) :ruleset typing "
         ':name "type-of-Tiled")',
-        "(rule ((= e (Masked t m p x))) ((set (type-of e) t)) :ruleset typing "
+        "(rule ((= e (Masked t m p x i o))) ((set (type-of e) t)) :ruleset typing "
         ':name "type-of-Masked")',
         "(rule ((= e (TileOf tile x)) (= (VT sh el) (type-of x))) ((set (type-of e) (VT tile el)))"
         ' :ruleset typing :name "type-of-TileOf")',

@@ -88,13 +88,17 @@ func.func @f(%m: memref<8xf32>, %n: index) -> vector<8xf32> {
   %v = vector.mask %mask { vector.transfer_read %m[%c0], %pad : memref<8xf32>, vector<8xf32> } : vector<8xi1> -> vector<8xf32>
   return %v : vector<8xf32>
 }""")
-    costs = vv_cost({"TransferRead": 1e9})
-    out = optimize_module(module, cost=costs).module
-    mask_op = next(op for op in out.walk() if op.name == "vector.mask")
-    assert [o.name for o in mask_op.regions[0].blocks[0].ops] == [
-        "vector.transfer_read", "vector.yield"]
-    got = Interpreter(out).call("f", np.arange(8, dtype=np.float32), 3)
-    assert list(got) == [0, 1, 2, 0, 0, 0, 0, 0]
+    # A masked op may become an unmasked equal (rules/canonicalize/mask.egg: here the read
+    # with its own mask, then a masked load); a mask that stays keeps one op in its body.
+    for costs in (vv_cost({"TransferRead": 1e9}),
+                  vv_cost({"TransferRead": 1e9, "TransferReadMasked": 1e9,
+                           "TransferReadGather": 1e9})):  # fmt: skip
+        out = optimize_module(module, cost=costs).module
+        for mask_op in (op for op in out.walk() if op.name == "vector.mask"):
+            assert [o.name for o in mask_op.regions[0].blocks[0].ops] == [
+                "vector.transfer_read", "vector.yield"]
+        got = Interpreter(out).call("f", np.arange(8, dtype=np.float32), 3)
+        assert list(got) == [0, 1, 2, 0, 0, 0, 0, 0]
 
 
 def test_encoding_numbers_blocks_and_names_every_root() -> None:
