@@ -1,0 +1,1 @@
+"""Whole tiled kernels benchmarked end to end (see run.py)."""
