@@ -2,7 +2,7 @@
 
     python experiments/bench_compile.py [--target avx2] [--layout nested] [--repeat 3]
 
-For each kernel of ``experiments/kernels.py``: parse+verify, LLVM IR emission, then LLVM's O3
+For each kernel of ``experiments/lib/kernels.py``: parse+verify, LLVM IR emission, then LLVM's O3
 pipeline plus machine code generation and JIT linking; best of ``--repeat`` runs, in ms.
 Goal: under 500 ms per kernel (parse to callable).
 """
@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from eqsat.codegen import jit  # noqa: E402
 from eqsat.codegen.api import emit_llvm_ir  # noqa: E402
 from eqsat.targets import load_target  # noqa: E402
-from experiments.kernels import suite  # noqa: E402
+from experiments.lib.kernels import suite  # noqa: E402
 from frontend import parse  # noqa: E402
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from experiments.kernels import suite  # noqa: E402
+from experiments.lib.kernels import suite  # noqa: E402
 from frontend import parse  # noqa: E402
 from eqsat.optimize import optimize_module  # noqa: E402
 

@@ -4,7 +4,7 @@ host runs, eqsat against MLIR 22's whole strategy space, strict, ``+reassoc`` an
 
 Writes ``<out>.md`` (per target and group: eqsat, MLIR's default, MLIR's best and the goals),
 ``<out>.csv`` (every row of every table) and ``<out>.json`` (``eqsat bench --json`` rows per
-kernel and target), each with provenance (``experiments.provenance``: the markdown header, a
+kernel and target), each with provenance (``experiments.lib.provenance``: the markdown header, a
 ``.provenance.json`` beside the CSV, a ``provenance`` key in the JSON).
 
     python experiments/bench_mlir.py [--quick] [--targets avx2,x86-64-v2,avx512] [--kernels K,..]
@@ -27,8 +27,8 @@ from eqsat.bench.harness import file_scalar_args as kernel_args  # noqa: E402
 from eqsat.bench.run import Report, bench  # noqa: E402
 from eqsat.bench.variants import GROUPS  # noqa: E402
 from eqsat.targets import load_target  # noqa: E402
-from experiments.kernel_variants import geomean, kernel_paths  # noqa: E402
-from experiments.provenance import markdown_header, record, write_sidecar  # noqa: E402
+from experiments.lib.kernel_variants import geomean, kernel_paths  # noqa: E402
+from experiments.lib.provenance import markdown_header, record, write_sidecar  # noqa: E402
 
 #: The goals of the project against MLIR's best, like with like.
 GOAL_WORST = 1.10  # eqsat's time over MLIR's best, on any kernel

@@ -3,7 +3,7 @@ limits and still returns a correct program. Prints figures; asserts nothing abou
 
     python experiments/budgets.py [--seconds 0.01,0.05,0.2] [--trials 3]
 
-For the largest kernel of ``experiments/kernels.py`` (and for every kernel of the suite in
+For the largest kernel of ``experiments/lib/kernels.py`` (and for every kernel of the suite in
 one module, a larger e-graph still), unrolled to AVX2's widths with every strategy rule on:
 per time budget, each phase's time and its overshoot past the budget (the limit is checked
 between iterations, so one iteration's length is the granularity), the stop reasons, the
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a scri
 from eqsat.interpret import Interpreter  # noqa: E402
 from eqsat.optimize import Budget, optimize_module  # noqa: E402
 from eqsat.special_values import draw, same_bits  # noqa: E402
-from experiments.kernels import suite  # noqa: E402
+from experiments.lib.kernels import suite  # noqa: E402
 from frontend import parse  # noqa: E402
 from frontend.ir import Module  # noqa: E402
 from frontend.types import MemRefType, Type, VectorType, elem_code  # noqa: E402

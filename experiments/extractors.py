@@ -20,7 +20,7 @@ from eqsat.extract import Snapshot, _reachable  # noqa: E402
 from eqsat.extract_exact import extract_exact  # noqa: E402
 from eqsat.optimize import optimize_module  # noqa: E402
 from eqsat.targets import builtin_targets, load_target  # noqa: E402
-from experiments.kernels import suite  # noqa: E402
+from experiments.lib.kernels import suite  # noqa: E402
 from frontend import parse  # noqa: E402
 
 

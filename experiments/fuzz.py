@@ -11,7 +11,7 @@ interpreter's on the original bit for bit (any NaN equals any NaN). Inputs on wh
 original program is undefined (division by zero, ...) are skipped.
 
 Fast-math stages (``opt --fast-math`` at a target's HWV level, interpreted, and compiled with
-reassociation) are compared within ``experiments.fuzz_tally.FAST_MATH_ULPS`` on the
+reassociation) are compared within ``experiments.lib.fuzz_tally.FAST_MATH_ULPS`` on the
 ordinary-values input. A compiled run is not compared for a program holding an op whose
 LLVM result is unspecified where the interpreter gives one (``fuzz_tally.compiled_exclusions``);
 every such program is counted and printed with its reason. ``--report FILE`` writes the
@@ -19,7 +19,7 @@ coverage report: programs per lowering strategy chosen and per code generator lo
 
 Programs are checked in batches: one module holds a batch's functions, so the e-graph and the
 rules are set up once per batch and variant (that setup is most of an optimization's time).
-A failing program is shrunk (``experiments.fuzz_shrink``) and saved under
+A failing program is shrunk (``experiments.lib.fuzz_shrink``) and saved under
 ``tests/fuzz_regressions/`` as an MLIR file whose first line records the input seed and
 stage; ``tests/test_fuzz.py`` replays every such file.
 """
@@ -42,7 +42,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script
 
 from eqsat import special_values  # noqa: E402
-from experiments.fuzz_tally import (  # noqa: E402
+from experiments.lib.fuzz_tally import (  # noqa: E402
     FAST_MATH_ULPS,
     Tally,
     close,
@@ -563,7 +563,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{f.kind.upper()} at {f.stage} (input seed {f.input_seed}): "
               f"{f.detail.strip().splitlines()[-1] if f.detail.strip() else ''}")
         if not args.no_shrink:
-            from experiments.fuzz_shrink import shrink
+            from experiments.lib.fuzz_shrink import shrink
 
             stage = variant_named(f.stage, chosen)
             f = shrink(f, lambda text, seed: check_program(text, seed, stage))
@@ -581,7 +581,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _write_report(path: Path, tally: Tally, done: int, findings: list[Finding], start: float,
                   argv: list[str] | None) -> None:
-    from experiments.provenance import markdown_header, record
+    from experiments.lib.provenance import markdown_header, record
 
     mismatches = sum(f.kind == "mismatch" for f in findings)
     crashes = sum(f.kind == "crash" for f in findings)

@@ -25,8 +25,8 @@ from eqsat.bench.variants import Variant  # noqa: E402
 from eqsat.codegen.llvm_options import LlvmOptions  # noqa: E402
 from eqsat.targets import load_target  # noqa: E402
 from eqsat.targets.target import SCHEDULES  # noqa: E402
-from experiments.kernel_variants import geomean, kernel_args, kernel_paths  # noqa: E402
-from experiments.provenance import markdown_header  # noqa: E402
+from experiments.lib.kernel_variants import geomean, kernel_args, kernel_paths  # noqa: E402
+from experiments.lib.provenance import markdown_header  # noqa: E402
 from frontend import parse  # noqa: E402
 
 

@@ -31,7 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from experiments import kernel_variants as kv  # noqa: E402
+from experiments.lib import kernel_variants as kv  # noqa: E402
 from experiments.sweeplib import Spec, run_sweep  # noqa: E402
 from experiments.sweeplib.runner import (  # noqa: E402
     add_plan_arguments,
@@ -400,7 +400,7 @@ def plot(summ: Sequence[Mapping[str, Any]], path: Path, plan: str = "full") -> N
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from experiments.plot_style import label_plan, legend_outside, series_style, without_penalties
+    from experiments.lib.plot_style import label_plan, legend_outside, series_style, without_penalties
 
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(17, 6.5))
     labels = [f"{s['kernel']} {s['target']}{' +r' if s['reassoc'] else ''}" for s in summ]

@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from experiments import kernel_variants as kv  # noqa: E402
+from experiments.lib import kernel_variants as kv  # noqa: E402
 from experiments.sweeplib import Spec, run_sweep  # noqa: E402
 from experiments.sweeplib.runner import (  # noqa: E402
     add_plan_arguments,
@@ -244,7 +244,7 @@ def plot(rows: Sequence[Mapping[str, Any]], path: Path, plan: str = "full") -> N
         ax.set_yscale("log")
         ax.legend(fontsize=8)
     fig.suptitle("nested aggregate vs flattened 1-D lowering of n-D vectors")
-    from experiments.plot_style import label_plan
+    from experiments.lib.plot_style import label_plan
 
     label_plan(fig, plan)
     fig.tight_layout(rect=(0, 0, 1, 0.97))

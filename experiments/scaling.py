@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from experiments import scaling_programs as programs  # noqa: E402
+from experiments.lib import scaling_programs as programs  # noqa: E402
 from experiments.sweeplib import Spec, run_sweep  # noqa: E402
 from experiments.sweeplib.runner import (  # noqa: E402
     add_plan_arguments,
@@ -322,7 +322,7 @@ def plot(table: Sequence[Mapping[str, Any]], path: Path, plan: str = "full") -> 
         ),
         (axes[1][1], LENGTH_FAMILIES, "ops", ("nodes",), "e-nodes after saturation"),
     )
-    from experiments.plot_style import series_style
+    from experiments.lib.plot_style import series_style
 
     for ax, families, xkey, metrics, ylabel in panels:
         i = 0
@@ -358,7 +358,7 @@ def plot(table: Sequence[Mapping[str, Any]], path: Path, plan: str = "full") -> 
         )
         ax.legend(fontsize=8)
     fig.suptitle("eqsat scaling: optimize_module with avx2 widths (log-log)")
-    from experiments.plot_style import label_plan
+    from experiments.lib.plot_style import label_plan
 
     label_plan(fig, plan)
     fig.tight_layout(rect=(0, 0, 1, 0.97))

@@ -28,7 +28,7 @@ import numpy as np
 if __package__ in (None, ""):  # run as a script: make `experiments` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from experiments import tuning_runs as tr
+from experiments.lib import tuning_runs as tr
 from experiments.sweeplib import Spec, run_sweep
 from experiments.sweeplib.runner import (
     add_plan_arguments,
@@ -62,15 +62,15 @@ def specs(plan: str, target: str) -> list[Spec]:
     for op in (tr.BASE, *p["ops"]):
         widths = [w for w in tr.micro_widths(op, lanes) if not p["widths"] or w in p["widths"]]
         for w in widths or tr.micro_widths(op, lanes)[:1]:
-            out.append(Spec("tune-micro", "experiments.tuning_runs:run_micro",
+            out.append(Spec("tune-micro", "experiments.lib.tuning_runs:run_micro",
                             {"op": op, "width": w, **timing}, target=target))
             if op == "vector.reduction":
-                out.append(Spec("tune-micro", "experiments.tuning_runs:run_micro",
+                out.append(Spec("tune-micro", "experiments.lib.tuning_runs:run_micro",
                                 {"op": op, "width": w, "reassoc": True, **timing},
                                 target=target))
     for k in p["kernels"] or tr.kernel_names():
         for alt in tr.alternatives(k):
-            out.append(Spec("tune-alt", "experiments.tuning_runs:run_alternative",
+            out.append(Spec("tune-alt", "experiments.lib.tuning_runs:run_alternative",
                             {"kernel": k, "alternative": alt, **timing}, target=target))
     return out
 
@@ -219,7 +219,7 @@ def check_specs(plan: str, target: str, tuned: Path) -> list[Spec]:
     """eqsat's own choice per kernel under the tuned file (``Spec.costs``: its hash is in the
     record, so a refit measures again)."""
     p = PLANS[plan]
-    return [Spec("tune-check", "experiments.tuning_runs:run_alternative",
+    return [Spec("tune-check", "experiments.lib.tuning_runs:run_alternative",
                  {"kernel": k, "alternative": "eqsat", "repeats": p["repeats"],
                   "seconds": p["seconds"]}, target=target, costs=str(tuned))
             for k in p["kernels"] or tr.kernel_names()]
@@ -378,7 +378,7 @@ def plot(rows: Sequence[Mapping[str, Any]], before: Sequence[float], after: Sequ
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from experiments.plot_style import label_plan, legend_outside, series_style, without_penalties
+    from experiments.lib.plot_style import label_plan, legend_outside, series_style, without_penalties
 
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
     kernels = sorted({r["kernel"] for r in rows})

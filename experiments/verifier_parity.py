@@ -1,6 +1,6 @@
 """Verifier parity with real MLIR: does eqsat accept exactly what ``mlir-opt`` accepts?
 
-Every form of ``experiments.verifier_forms`` (one op per function, generic form) is parsed
+Every form of ``experiments.lib.verifier_forms`` (one op per function, generic form) is parsed
 and verified by eqsat and, batched with ``--split-input-file``, by ``mlir-opt-22`` (ops MLIR 22
 removed: ``mlir-opt-19``). An op of the ``llvm``, ``x86vector`` and ``arm_neon`` dialects is
 accepted by MLIR only end to end: ``mlir-opt`` verifies it, ``LOWER`` takes its function to the
@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from experiments.verifier_forms import Form, end_to_end, generate  # noqa: E402
+from experiments.lib.verifier_forms import Form, end_to_end, generate  # noqa: E402
 from frontend import MLIRError, parse, print_module  # noqa: E402
 
 BATCH = 400

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from eqsat.codegen import compile
 from eqsat.interpret import Interpreter
 from eqsat.targets import load_target
-from experiments.kernels import MATMUL, MULTI_REDUCTION, TRANSFER, TRANSPOSE
+from experiments.lib.kernels import MATMUL, MULTI_REDUCTION, TRANSFER, TRANSPOSE
 from frontend import parse
 from frontend.ops.runtime import elem
 from frontend.semantics import dtype_of

@@ -10,7 +10,7 @@ from eqsat.extract import ExtractionError, Snapshot, TableCost
 from eqsat.extract_exact import extract_exact
 from eqsat.optimize import optimize_module
 from eqsat.targets import load_target
-from experiments.kernels import suite
+from experiments.lib.kernels import suite
 from frontend import parse
 
 # Greedy finalizes a = A1 (3 < A2 1 + S 3) and b = B1 alike: 6. Sharing S: A2 + B2 + S = 5.

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from eqsat.fuzzgen import programs
 from experiments import fuzz
-from experiments.fuzz_shrink import shrink
+from experiments.lib.fuzz_shrink import shrink
 from frontend import parse, print_module
 
 REGRESSIONS = sorted(fuzz.REGRESSIONS.glob("*.mlir"))

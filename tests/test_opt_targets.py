@@ -15,7 +15,7 @@ from eqsat.cli import main
 from eqsat.interpret import run_function
 from eqsat.optimize import optimize_module
 from eqsat.targets import load_target
-from experiments.kernels import MATMUL, suite
+from experiments.lib.kernels import MATMUL, suite
 from frontend import parse, parse_file
 from frontend.types import VectorType
 

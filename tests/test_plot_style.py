@@ -13,7 +13,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from experiments import lowering_choices  # noqa: E402
-from experiments.plot_style import (  # noqa: E402
+from experiments.lib.plot_style import (  # noqa: E402
     label_plan,
     legend_outside,
     series_style,

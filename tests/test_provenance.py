@@ -1,4 +1,4 @@
-"""experiments/provenance.py: the fields every results file records."""
+"""experiments/lib/provenance.py: the fields every results file records."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from experiments.provenance import markdown_header, record, write_sidecar
+from experiments.lib.provenance import markdown_header, record, write_sidecar
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from eqsat.targets import load_target
-from experiments import kernel_variants as kv
+from experiments.lib import kernel_variants as kv
 from experiments import lowering_choices, nested_vs_flat, scaling
 from experiments import tune_costs as tc
 from tests.test_studies import assert_regrets_match

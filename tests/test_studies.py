@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from eqsat.targets import load_target
-from experiments import kernel_variants as kv
+from experiments.lib import kernel_variants as kv
 from experiments import lowering_choices, nested_vs_flat
 
 pytestmark = pytest.mark.skipif(

@@ -12,9 +12,9 @@ pytest.importorskip("scipy", reason="the experiments extra (scipy) is not instal
 
 from eqsat.cli import main as eqsat_main  # noqa: E402
 from eqsat.targets import load_target  # noqa: E402
-from experiments import kernel_variants as kv  # noqa: E402
+from experiments.lib import kernel_variants as kv  # noqa: E402
 from experiments import tune_costs as tc  # noqa: E402
-from experiments import tuning_runs as tr  # noqa: E402
+from experiments.lib import tuning_runs as tr  # noqa: E402
 from frontend import parse  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from mlir_tools import MLIR19, MLIR22, find_tool
 
-from experiments.verifier_forms import Form, generate
+from experiments.lib.verifier_forms import Form, generate
 from experiments import verifier_parity as vp
 from experiments.verifier_parity import compare
 

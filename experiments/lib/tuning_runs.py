@@ -23,7 +23,7 @@ import numpy as np
 
 from experiments.sweeplib import Spec
 
-KERNELS = Path(__file__).resolve().parent / "bench_kernels"
+KERNELS = Path(__file__).resolve().parent.parent / "bench_kernels"
 # The level the alternatives are extracted at: what `eqsat opt --target` extracts.
 EMIT = "hwv"
 F32 = "f32"

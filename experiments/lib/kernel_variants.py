@@ -18,7 +18,7 @@ from typing import Any
 
 from eqsat.bench.harness import file_scalar_args as kernel_args
 
-KERNELS = Path(__file__).resolve().parent / "bench_kernels"
+KERNELS = Path(__file__).resolve().parent.parent / "bench_kernels"
 
 #: Forced strategies per op kind (MLIR 22's names, as ``eqsat.forced_strategies.FAMILIES``
 #: spells them). The contraction's matrix intrinsic only with reassociation (the intrinsic sums

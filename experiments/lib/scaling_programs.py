@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from experiments.kernels import MATMUL, TRANSPOSE
+from experiments.lib.kernels import MATMUL, TRANSPOSE
 
 MAPS = (
     "#mm = {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, "

@@ -1,7 +1,7 @@
 """Provenance of a results file: commit, dirty flag, date, host CPU and features, LLVM / MLIR /
 llvmlite versions, load, command line.
 
-Usage: ``from experiments.provenance import record, markdown_header, write_sidecar`` and put
+Usage: ``from experiments.lib.provenance import record, markdown_header, write_sidecar`` and put
 ``markdown_header()`` at the top of a ``.md`` result, ``record()`` into JSON records, or
 ``write_sidecar(path)`` next to a CSV (``<path>.provenance.json``).
 """

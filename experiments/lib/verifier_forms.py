@@ -47,7 +47,7 @@ from frontend.types import (
     VectorType,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS = ROOT / "tests" / "programs"
 
 ELEMENTS: tuple[Type, ...] = (
