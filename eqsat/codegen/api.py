@@ -11,7 +11,7 @@ import numpy as np
 from eqsat.codegen import jit
 from eqsat.codegen import runtime_checked as checked
 from eqsat.codegen.descriptor import layout_of
-from eqsat.codegen.module import PACKED, emit_module
+from eqsat.codegen.module import emit_module, packed_name
 from eqsat.codegen.runtime import ERRORS, FAULTS
 from eqsat.codegen.types import CodegenError
 from eqsat.targets import Target, load_target
@@ -88,7 +88,7 @@ class Function:
 
     def __init__(self, program: Program, name: str, ftype: FunctionType) -> None:
         self.program, self.name, self.type = program, name, ftype
-        addr = program.engine.get_function_address(PACKED + name)
+        addr = program.engine.get_function_address(packed_name(name))
         self._fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)(addr)
 
     def _arg(self, i: int, x: Any, t: Type, keep: list[Any]) -> int:

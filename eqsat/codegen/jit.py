@@ -7,6 +7,7 @@ feature it needs; other targets compile to assembly only.
 
 from __future__ import annotations
 
+import ctypes
 import ctypes.util
 import re
 from functools import cache
@@ -34,6 +35,21 @@ def _init() -> None:
             llvm.load_library_permanently(gcc)
         except RuntimeError:
             pass
+
+
+@cache
+def _c_libraries() -> tuple[ctypes.CDLL, ...]:
+    libm = ctypes.util.find_library("m")
+    return (ctypes.CDLL(None),) + ((ctypes.CDLL(libm),) if libm else ())
+
+
+def process_symbol(name: str) -> bool:
+    """Does this process define the symbol (C library, libm, the runtime's callbacks)? LLVM
+    treats such names as library calls (it folds ``exp(0)``), and its backend calls them."""
+    _init()
+    if llvm.address_of_symbol(name):
+        return True
+    return any(hasattr(lib, name) for lib in _c_libraries())
 
 
 def target_machine(

@@ -4,11 +4,13 @@ API calls through ctypes (vectors cannot pass by value through ctypes)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
 from llvmlite import ir
 
+from eqsat.codegen import jit
 from eqsat.codegen.arith import scalar_constant
 from eqsat.codegen.descriptor import MemDesc, unpack_memref, with_static
 from eqsat.codegen.emitter import FuncEmitter, ModuleEmitter, abi_params, abi_return
@@ -20,6 +22,23 @@ from frontend.ops.runtime import elem
 from frontend.types import FunctionType, MemRefType, UnrankedMemRefType, VectorType
 
 PACKED = "_eqsat_packed_"
+MANGLED = "_eqsat_fn_"
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+_RESERVED_PREFIXES = ("eqsat_", "_eqsat", "llvm.", "__")
+
+
+def llvm_name(name: str, defined: bool = True) -> str:
+    """The LLVM name of a function MLIR calls ``name``: the name itself, unless it is not a
+    plain identifier (``@"é"``, ``@""``) or a defined function would capture calls that code
+    generation or LLVM's backend make to a runtime or C-library symbol (``@exp``,
+    ``@malloc``, ``@eqsat_fault``): then ``_eqsat_fn_`` and the name's UTF-8 in hex.
+    Declarations keep their names (they are resolved in this process)."""
+    plain = _PLAIN.fullmatch(name) is not None
+    if plain and not name.startswith(_RESERVED_PREFIXES) and not (
+        defined and jit.process_symbol(name)
+    ):
+        return name
+    return MANGLED + name.encode().hex()
 # The widest vector value compiled: LLVM's instruction selection does not scale past a few
 # thousand lanes per value, and a huge one would hang it; the interpreter takes larger ones.
 MAX_VECTOR_ELEMENTS = 1 << 16
@@ -71,9 +90,8 @@ def emit_module(
         name = op.attributes["sym_name"].value
         ft: FunctionType = op.attributes["function_type"].type
         params = [p for t in ft.inputs for p in abi_params(m.layout, t, op)]
-        fn = ir.Function(
-            m.module, ir.FunctionType(abi_return(m.layout, ft.results, op), params), name
-        )
+        fnty = ir.FunctionType(abi_return(m.layout, ft.results, op), params)
+        fn = ir.Function(m.module, fnty, llvm_name(name, _has_body(op)))
         m.functions[name] = fn
     if any("bf16" in str(v.type) for op in source.walk() for v in op.results) or any(
         "bf16" in str(op.attributes["function_type"].type) for op in funcs
@@ -97,6 +115,16 @@ def enabled_features(triple: str, features: str) -> frozenset[str]:
         return frozenset()
     family = "aarch64" if arch.startswith("aarch64") else "x86"
     return frozenset(on - off) | {family}
+
+
+def packed_name(name: str) -> str:
+    """The packed entry point the Python API calls for function name."""
+    return PACKED + llvm_name(name)
+
+
+def _has_body(func: Operation) -> bool:
+    region = func.regions[0] if func.regions else None
+    return bool(region is not None and region.blocks and region.blocks[0].ops)
 
 
 def emit_function(m: ModuleEmitter, func: Operation) -> None:
@@ -158,7 +186,7 @@ def _emit_global(m: ModuleEmitter, op: Operation) -> None:
     n = int(np.prod(t.shape)) if t.shape else 1
     ty = ir.ArrayType(et, n)
     name = op.attributes["sym_name"].value
-    g = ir.GlobalVariable(m.module, ty, name="__global_" + name)
+    g = ir.GlobalVariable(m.module, ty, name="__global_" + llvm_name(name, defined=False))
     g.linkage = "internal"
     g.align = 64
     g.type = PTR  # opaque pointers (llvmlite would type-check accesses against the array)
@@ -173,7 +201,8 @@ def _emit_packed(m: ModuleEmitter, func: Operation) -> None:
     vector: to its elements, row-major); results likewise, written."""
     name = func.attributes["sym_name"].value
     ft: FunctionType = func.attributes["function_type"].type
-    fn = ir.Function(m.module, ir.FunctionType(ir.VoidType(), [PTR, PTR]), PACKED + name)
+    fnty = ir.FunctionType(ir.VoidType(), [PTR, PTR])
+    fn = ir.Function(m.module, fnty, packed_name(name))
     em = FuncEmitter(m, func, fn)
     b = em.b
     args: list[ir.Value] = []
@@ -225,4 +254,4 @@ def _store_vector(em: FuncEmitter, v: ir.Value, p: ir.Value, t: VectorType) -> N
         em.b.store(piece, em.b.gep(p, [I64(s)], source_etype=mt), align=1)
 
 
-__all__ = ["PACKED", "emit_module"]
+__all__ = ["PACKED", "emit_module", "llvm_name", "packed_name"]

@@ -50,8 +50,12 @@ def _add_incoming(phis: list[Any], values: list[Any], pred: ir.Block) -> None:
 
 
 def scf_for(em: FuncEmitter, op: Operation) -> Any:
+    """iv = lb, lb + step, ... while iv < ub, compared unsigned with ``unsignedCmp``; the loop
+    also ends when iv + step overflows (as the interpreter's, whose iv is unbounded)."""
     lb, ub, step, *inits = (em.get(v) for v in op.operands)
-    bad = em.b.icmp_signed("<=", step, ir.Constant(step.type, 0))
+    unsigned = "unsignedCmp" in op.attributes
+    zero = ir.Constant(step.type, 0)
+    bad = em.b.icmp_unsigned("==", step, zero) if unsigned else em.b.icmp_signed("<=", step, zero)
     em.fault_if(bad, "scf.for step must be positive", op)
     ub = em.b.select(bad, lb, ub)  # after a fault the loop does not run
     body_block = op.regions[0].blocks[0]
@@ -63,17 +67,25 @@ def scf_for(em: FuncEmitter, op: Operation) -> Any:
     em.b.position_at_end(header)
     iv = em.b.phi(lb.type)
     iv.add_incoming(lb, pre)
-    carried = _phis(em, [v.type for v in op.operands[3:]], inits, pre)
-    em.b.cbranch(em.b.icmp_signed("<", iv, ub), body, exit_)
+    types = [v.type for v in op.operands[3:]]
+    carried = _phis(em, types, inits, pre)
+    less = em.b.icmp_unsigned if unsigned else em.b.icmp_signed
+    em.b.cbranch(less("<", iv, ub), body, exit_)
     em.b.position_at_end(body)
     yielded = em.run_block(body_block, [iv, *carried])
-    nxt = em.b.add(iv, step)
+    add = em.b.uadd_with_overflow if unsigned else em.b.sadd_with_overflow
+    sum_ = add(iv, step)
+    nxt, over = em.b.extract_value(sum_, 0), em.b.extract_value(sum_, 1)
     latch = em.b.block
     iv.add_incoming(nxt, latch)
     _add_incoming(carried, yielded, latch)
-    em.b.branch(header)
+    em.b.cbranch(over, exit_, header)
     em.b.position_at_end(exit_)
-    return carried
+    if not carried:
+        return carried
+    out = _phis(em, types, carried, header)
+    _add_incoming(out, yielded, latch)
+    return out
 
 
 def scf_if(em: FuncEmitter, op: Operation) -> Any:
@@ -162,6 +174,12 @@ def func_call(em: FuncEmitter, op: Operation) -> Any:
         if isinstance(x, UnrankedDesc):
             raise CodegenError("unranked memrefs are passed to runner functions only", op)
         args.extend(x.fields() if isinstance(x, MemDesc) else [x])
+    if em.m.checked:
+        return _bounded_call(em, op, fn, args)
+    return _call(em, op, fn, args)
+
+
+def _call(em: FuncEmitter, op: Operation, fn: ir.Function, args: list[ir.Value]) -> Any:
     r = em.b.call(fn, args)
     res = [rv.type for rv in op.results]
     if not res:
@@ -170,6 +188,44 @@ def func_call(em: FuncEmitter, op: Operation) -> Any:
     return [
         unpack_memref(em.b, o, t) if isinstance(t, MemRefType) else o for o, t in zip(outs, res)
     ]
+
+
+def _bounded_call(em: FuncEmitter, op: Operation, fn: ir.Function, args: list[ir.Value]) -> Any:
+    """Checked mode: calls nested deeper than the interpreter's MAX_CALL_DEPTH are a fault
+    (and not made) instead of a stack overflow or an endless loop."""
+    from eqsat.interpret import MAX_CALL_DEPTH
+
+    i64 = ir.IntType(64)
+    depth = em.m.module.globals.get(CALL_DEPTH)
+    if depth is None:
+        depth = ir.GlobalVariable(em.m.module, i64, name=CALL_DEPTH)
+        depth.linkage = "internal"
+        depth.initializer = ir.Constant(i64, 0)
+    d = em.b.load(depth)
+    over = em.b.icmp_signed(">=", d, ir.Constant(i64, MAX_CALL_DEPTH))
+    em.fault_if(over, f"calls nested deeper than {MAX_CALL_DEPTH} (runaway recursion?)", op)
+    call_b = em.b.append_basic_block("call")
+    skip_b = em.b.append_basic_block("call.skipped")
+    merge = em.b.append_basic_block("call.done")
+    em.b.cbranch(over, skip_b, call_b)
+    em.b.position_at_end(call_b)
+    em.b.store(em.b.add(d, ir.Constant(i64, 1)), depth)
+    out = _call(em, op, fn, args)
+    em.b.store(d, depth)
+    done = em.b.block
+    em.b.branch(merge)
+    em.b.position_at_end(skip_b)
+    undef = [_undef(em, rv.type) for rv in op.results]
+    em.b.branch(merge)
+    em.b.position_at_end(merge)
+    if out is None:
+        return None
+    phis = _phis(em, [rv.type for rv in op.results], out, done)
+    _add_incoming(phis, undef, skip_b)
+    return phis
+
+
+CALL_DEPTH = "_eqsat_call_depth"
 
 
 def _undef(em: FuncEmitter, t: Type) -> Any:
