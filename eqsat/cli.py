@@ -139,8 +139,37 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _output_failed(e: OSError) -> int:
+    """stdout cannot take the output (a full device, a closed pipe): one line, exit 1, and
+    stdout pointed at /dev/null so that the interpreter's final flush stays quiet."""
+    import os
+
+    print(f"eqsat: error: cannot write the output: {e.strerror or e}", file=sys.stderr)
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+    return 1
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        print("eqsat: interrupted", file=sys.stderr)
+        return 130
+    except OSError as e:
+        import errno
+
+        if e.errno not in (errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EDQUOT, errno.EFBIG):
+            raise
+        return _output_failed(e)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return args.run(args)
     except MLIRError as e:

@@ -13,7 +13,13 @@ def read_input(path: str) -> tuple[str, str]:
     """(text, name) of an MLIR file, or of stdin for ``-``; a clean exit when unreadable,
     a ``ParseError`` at the first byte that is not UTF-8."""
     if path == "-":
-        return decode_source(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
+        if sys.stdin is None:  # started with file descriptor 0 closed
+            raise SystemExit("eqsat: error: cannot read <stdin>: standard input is closed")
+        try:
+            data = sys.stdin.buffer.read()
+        except OSError as e:
+            raise SystemExit(f"eqsat: error: cannot read <stdin>: {e.strerror}") from None
+        return decode_source(data, "<stdin>"), "<stdin>"
     try:
         data = Path(path).read_bytes()
     except OSError as e:

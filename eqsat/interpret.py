@@ -218,9 +218,13 @@ class Interpreter:
             return MemRef(a.reshape((n,) + vs), 0, sizes, strides, e, vs), None
         mem = MemRef.from_array(a, e, vs)  # a copy in the storage dtype, copied back after
 
+        before = None if a.flags.writeable else mem.buffer.tobytes()
+
         def writeback() -> None:
             if a.flags.writeable:
                 np.copyto(a, mem.to_array(), casting="unsafe")
+            elif mem.buffer.tobytes() != before:
+                raise TypeError(f"{what}: the function writes to a read-only array")
 
         return mem, writeback
 

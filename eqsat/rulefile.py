@@ -144,8 +144,38 @@ def load(name: str | Path) -> RuleFile:
 _PARSED: dict[tuple[str, str], RuleFile] = {}  # RuleFiles are immutable: shared
 
 
+# Parentheses nested deeper than this are refused before egglog's recursive parser sees them
+# (10,000 levels overflow its stack); the built-in rules nest fewer than 20.
+MAX_NESTING = 256
+
+
+def _check_nesting(text: str, path: Path) -> None:
+    depth, line, col, in_string, comment, escaped = 0, 1, 0, False, False, False
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col, comment = line + 1, 0, False
+        elif comment:
+            continue
+        elif in_string:
+            in_string = escaped or ch != '"'
+            escaped = not escaped and ch == "\\"
+        elif ch == '"':
+            in_string = True
+        elif ch == ";":
+            comment = True
+        elif ch == "(":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise RuleError(str(path), line, col, f"terms nest deeper than {MAX_NESTING} "
+                                "parentheses", source=text)  # fmt: skip
+        elif ch == ")":
+            depth -= 1
+
+
 def parse(text: str, path: Path) -> RuleFile:
     """Parse rule-file text with egglog's parser (no declarations needed to parse)."""
+    _check_nesting(text, path)
     try:
         commands = bindings.EGraph().parse_program(text, filename=str(path))
     except bindings.EggSmolError as err:

@@ -314,3 +314,146 @@ def test_compiled_runs_agree_with_the_interpreter(path: Path) -> None:
     program = compile(module, _host_target(), "entry", checked=True)
     want = _outcome(lambda: Interpreter(module, out=sys.stdout).call("entry"))
     assert _outcome(program) == want
+
+
+WRITES = """
+func.func @f(%m: memref<4xi8>) {
+  %c0 = arith.constant 0 : index
+  %x = arith.constant 7 : i8
+  memref.store %x, %m[%c0] : memref<4xi8>
+  return
+}
+func.func @g(%m: memref<4xi8>) -> i8 {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %m[%c0] : memref<4xi8>
+  return %x : i8
+}
+"""
+
+
+def _read_only_arrays() -> list[np.ndarray]:
+    frozen = np.ones(4, np.int8)
+    frozen.flags.writeable = False
+    return [np.frombuffer(bytes([1, 1, 1, 1]), np.int8), frozen]
+
+
+@pytest.mark.parametrize("engine", ["interpreter", "compiled"])
+def test_read_only_arrays_are_never_written(engine: str) -> None:
+    """A write into a read-only array (immutable bytes behind np.frombuffer, writeable=False)
+    is an error naming the argument; reading one is fine."""
+    from eqsat.codegen.api import compile
+    from eqsat.interpret import Interpreter
+    from frontend import parse
+
+    module = parse(WRITES)
+    if engine == "compiled":
+        program = compile(module, _host_target())
+        f, g = program.f, program.g
+    else:
+        f = lambda a: Interpreter(module).call("f", a)  # noqa: E731
+        g = lambda a: Interpreter(module).call("g", a)  # noqa: E731
+    for a in _read_only_arrays():
+        assert g(a) == 1
+        with pytest.raises((TypeError, ValueError), match="writes to a read-only array"):
+            f(a)
+        assert a.tolist() == [1, 1, 1, 1]
+
+
+def test_threads_compiling_in_a_fresh_process() -> None:
+    """The op table is loaded once, whole, before any thread's lookup sees it."""
+    code = """
+import threading
+from eqsat.codegen.api import compile
+errors = []
+def go():
+    try:
+        compile("func.func @f(%a: i32) -> i32 {\\n  return %a : i32\\n}\\n")
+    except Exception as e:
+        errors.append(repr(e))
+threads = [threading.Thread(target=go) for _ in range(4)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(errors)
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=TIMEOUT)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"
+
+
+def test_enabled_features_the_host_lacks_keep_code_from_running() -> None:
+    """A target file enabling AVX-512 without listing it in `requires` is still refused
+    here when the host lacks it (running it would be SIGILL)."""
+    import llvmlite.binding as llvm
+
+    from eqsat.codegen.api import compile
+    from eqsat.codegen.types import CodegenError
+    from eqsat.targets import load_target
+
+    if llvm.get_host_cpu_features().get("avx512bw", False):
+        pytest.skip("this host has AVX-512: the file's code would run")
+    target = load_target(HOSTILE / "targets_host" / "avx512_without_requires.toml")
+    assert not target.requires and not target.runs_on_host()
+    with pytest.raises(CodegenError, match="this host cannot execute code .* lacks avx512bw"):
+        compile("func.func @f() {\n  return\n}\n", target)
+
+
+def test_closed_stdin_is_a_clean_error() -> None:
+    r = subprocess.run([sys.executable, "-m", "eqsat.cli", "parse", "-"], stdin=subprocess.DEVNULL,
+                       capture_output=True, text=True, timeout=TIMEOUT,
+                       preexec_fn=lambda: __import__("os").close(0))  # fmt: skip
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.startswith("eqsat: error: cannot read <stdin>: standard input is closed")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this host")
+@pytest.mark.parametrize("args", [["parse", EXAMPLE], ["run", EXAMPLE, "--target", "interp"]],
+                         ids=["parse", "run"])  # fmt: skip
+def test_output_to_a_full_device(args: list[str]) -> None:
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "eqsat.cli", *args], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=TIMEOUT)  # fmt: skip
+    assert r.returncode == 1, r.stderr
+    assert r.stderr == "eqsat: error: cannot write the output: No space left on device\n"
+
+
+def test_bench_scalar_out_of_range(tmp_path: Path) -> None:
+    path = tmp_path / "k.mlir"
+    path.write_text("func.func @k(%m: memref<16xf32>, %n: i8) {\n  return\n}\n")
+    r = eqsat("bench", str(path), "--entry", "k", "--arg", "n=300", "--repeats", "1")
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "--arg n=300: out of range for i8 (-128 to 127)" in r.stderr
+
+
+SPIN = """
+func.func @entry() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 1000000000 : index
+  scf.for %i = %c0 to %n step %c1 {
+    vector.print %i : index
+  }
+  return
+}
+"""
+
+
+def test_ctrl_c_in_the_interpreter(tmp_path: Path) -> None:
+    """SIGINT while the interpreter runs: "eqsat: interrupted", exit 130, no traceback."""
+    import os
+    import signal
+
+    path = tmp_path / "spin.mlir"
+    path.write_text(SPIN)
+    p = subprocess.Popen([sys.executable, "-m", "eqsat.cli", "run", str(path), "--target",
+                          "interp"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env={**os.environ, "PYTHONUNBUFFERED": "1"})  # fmt: skip
+    try:
+        assert p.stdout is not None and p.stdout.readline() == "0\n"  # it is running
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=TIMEOUT)
+    finally:
+        p.kill()
+    assert p.returncode == 130 and err == "eqsat: interrupted\n", err

@@ -168,6 +168,11 @@ def make_inputs(sig: Signature, scalars: dict[str, str], seed: int = 0) -> list[
                 value = float(text) if a.elem.startswith("f") else int(text, 0)
             except ValueError:
                 raise BenchError(f"--arg {a.name}={text}: not a number of type {a.elem}") from None
+            if isinstance(value, int) and np.issubdtype(a.dtype, np.integer):
+                info = np.iinfo(a.dtype)
+                if not info.min <= value <= info.max:
+                    raise BenchError(f"--arg {a.name}={text}: out of range for {a.elem} "
+                                     f"({info.min} to {info.max})")  # fmt: skip
             out.append(a.dtype(value))
             continue
         buf = aligned_array(a.shape, a.dtype)

@@ -115,7 +115,13 @@ class Function:
                 ):
                     raise ValueError(f"{what}: array strides {tuple(have)} do not fit {t}")
                 copy = np.ascontiguousarray(x)  # the type fixes row-major: copy in, and back
-                self._copy_back.append((x, copy))
+                self._copy_back.append((x, copy, what))
+                x = copy
+            if not x.flags.writeable:  # written (if at all) into a copy, compared afterwards
+                copy = np.array(x, order="K")
+                if copy.strides != x.strides:
+                    raise ValueError(f"{what}: a read-only array with strides {x.strides}")
+                self._copy_back.append((x, copy, what))
                 x = copy
             d = _descriptor_type(x.ndim)()
             d.allocated = d.aligned = x.ctypes.data
@@ -167,7 +173,7 @@ class Function:
         if len(args) != len(ins):
             raise TypeError(f"@{self.name} takes {len(ins)} arguments, got {len(args)}")
         keep: list[Any] = []
-        self._copy_back: list[tuple[np.ndarray, np.ndarray]] = []
+        self._copy_back: list[tuple[np.ndarray, np.ndarray, str]] = []
         argv = (ctypes.c_void_p * max(1, len(ins)))(
             *[self._arg(i, x, t, keep) for i, (x, t) in enumerate(zip(args, ins))]
         )
@@ -191,8 +197,11 @@ class Function:
             self._fn(ctypes.addressof(argv), ctypes.addressof(resv))
         finally:
             checked.reset()
-        for orig, copy in self._copy_back:
-            orig[...] = copy
+        for orig, copy, what in self._copy_back:
+            if orig.flags.writeable:
+                orig[...] = copy
+            elif orig.tobytes() != copy.tobytes():
+                raise ValueError(f"{what}: the function writes to a read-only array")
         if ERRORS:
             err = ERRORS[0]
             ERRORS.clear()

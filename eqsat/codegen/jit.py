@@ -21,6 +21,7 @@ from eqsat.codegen.runtime_checked import SYMBOLS as CHECKED_SYMBOLS
 from eqsat.codegen.runtime_memref import SYMBOLS as MEMREF_SYMBOLS
 from eqsat.codegen.types import CodegenError
 from eqsat.targets import Target
+from eqsat.targets.features import missing_on_host
 
 
 @cache
@@ -37,19 +38,32 @@ def _init() -> None:
             pass
 
 
+# C-library functions that code generation or LLVM's backend call by name
+_C_RUNTIME = frozenset(
+    "malloc free calloc realloc aligned_alloc posix_memalign memcpy memmove memset memcmp "
+    "bcmp abort exit".split()
+)
+
+
 @cache
-def _c_libraries() -> tuple[ctypes.CDLL, ...]:
-    libm = ctypes.util.find_library("m")
-    return (ctypes.CDLL(None),) + ((ctypes.CDLL(libm),) if libm else ())
+def _libraries() -> tuple[ctypes.CDLL, ctypes.CDLL] | None:
+    libm, libc = ctypes.util.find_library("m"), ctypes.util.find_library("c")
+    return (ctypes.CDLL(libm), ctypes.CDLL(libc)) if libm and libc else None
 
 
-def process_symbol(name: str) -> bool:
-    """Does this process define the symbol (C library, libm, the runtime's callbacks)? LLVM
-    treats such names as library calls (it folds ``exp(0)``), and its backend calls them."""
-    _init()
-    if llvm.address_of_symbol(name):
+def library_symbol(name: str) -> bool:
+    """Is name a libm function (LLVM folds and rewrites calls to those by name, defined or
+    not) or a C runtime function that generated code calls (malloc, memcpy, ...)?"""
+    if name in _C_RUNTIME:
         return True
-    return any(hasattr(lib, name) for lib in _c_libraries())
+    libs = _libraries()
+    if libs is None:
+        return False
+    libm, libc = libs
+    try:  # (a lookup through libm's handle also finds libc's own symbols)
+        return hasattr(libm, name) and not hasattr(libc, name)
+    except (ValueError, TypeError):
+        return False
 
 
 def target_machine(
@@ -108,7 +122,7 @@ def jit(text: str, target: Target, opt: int = 3) -> llvm.ExecutionEngine:
         why = (
             f"it is {platform.machine()}, the target is {arch}"
             if arch != platform.machine().lower().replace("amd64", "x86_64")
-            else f"it lacks some of {', '.join(target.requires)}"
+            else f"it lacks {', '.join(missing_on_host(target.features, target.requires))}"
         )
         raise CodegenError(
             f"this host cannot execute code for target '{target.name}' ({why}); "

@@ -28,14 +28,14 @@ _RESERVED_PREFIXES = ("eqsat_", "_eqsat", "llvm.", "__")
 
 
 def llvm_name(name: str, defined: bool = True) -> str:
-    """The LLVM name of a function MLIR calls ``name``: the name itself, unless it is not a
-    plain identifier (``@"é"``, ``@""``) or a defined function would capture calls that code
-    generation or LLVM's backend make to a runtime or C-library symbol (``@exp``,
-    ``@malloc``, ``@eqsat_fault``): then ``_eqsat_fn_`` and the name's UTF-8 in hex.
-    Declarations keep their names (they are resolved in this process)."""
+    """The LLVM name of a function MLIR calls ``name``: the name itself (MLIR's ABI), unless
+    it is not a plain identifier (``@"é"``, ``@""``), or a defined function would capture
+    calls meant for the runtime (``@eqsat_fault``) or for the C library (``@malloc``), or
+    LLVM would fold its calls as libm's (``@exp``): then ``_eqsat_fn_`` and the name's UTF-8
+    in hex. Declarations keep their names (they are resolved in this process)."""
     plain = _PLAIN.fullmatch(name) is not None
     if plain and not name.startswith(_RESERVED_PREFIXES) and not (
-        defined and jit.process_symbol(name)
+        defined and jit.library_symbol(name)
     ):
         return name
     return MANGLED + name.encode().hex()

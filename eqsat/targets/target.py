@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from eqsat.targets.features import malformed, missing_on_host, unknown
 from eqsat.targets.widths import ELEMENT_TYPES
 # Directions of LLVM's pre-RA machine scheduler a target file may pick (``schedule``); the
 # first is LLVM's default on x86 (GenericScheduler schedules bottom-up unless told otherwise).
@@ -78,20 +79,15 @@ class Target:
 
     def runs_on_host(self) -> bool:
         """True when this machine can execute the target's code: same architecture and every
-        required CPU feature present (the host CPU name says nothing reliable in a VM)."""
+        required or enabled CPU feature present (the host CPU name says nothing reliable in
+        a VM)."""
         import platform
-
-        from llvmlite import binding as llvm
 
         arch = self.triple.split("-")[0]
         host = platform.machine().lower().replace("amd64", "x86_64").replace("arm64", "aarch64")
         if arch != host:
             return False
-        try:
-            features = llvm.get_host_cpu_features()
-        except RuntimeError:
-            return False
-        return all(features.get(f, False) for f in self.requires)
+        return not missing_on_host(self.features, self.requires)
 
 
 def _line_of(text: str, key: str, section: str | None = None) -> int | None:
@@ -141,6 +137,17 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
     if not isinstance(requires, list) or not all(isinstance(r, str) for r in requires):
         raise TargetError(
             path, _line_of(text, "requires", "target"), "'requires' must be a list of strings"
+        )
+    bad = malformed(head["features"])
+    line = _line_of(text, "features", "target")
+    if bad is not None:
+        raise TargetError(
+            path, line, f"'features' must list +name or -name separated by commas, got {bad!r}"
+        )
+    strange = unknown(head["triple"], head["features"])
+    if strange:
+        raise TargetError(
+            path, line, f"LLVM knows no feature {', '.join(strange)} for {head['triple']}"
         )
     width = data.get("width")
     if not isinstance(width, dict) or not width:

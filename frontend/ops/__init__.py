@@ -7,19 +7,36 @@ listed in ``_load``. Importing this package installs ``lookup`` in the IR core
 
 from __future__ import annotations
 
+import threading
+
 from frontend import ir
 from frontend.ops.registry import REGISTRY, register
 from frontend.ops.spec import OpSpec
 
 __all__ = ["REGISTRY", "all_specs", "lookup", "register"]
 _loaded = False
+_loading = False
+# Held while the dialect modules import: another thread's lookup waits for the whole table
+# (a flag set before the imports finish would let it see a half-filled table).
+_lock = threading.RLock()
 
 
 def _load() -> None:
-    global _loaded
+    global _loaded, _loading
     if _loaded:
         return
-    _loaded = True
+    with _lock:
+        if _loaded or _loading:  # done, or a lookup made by the imports below
+            return
+        _loading = True
+        try:
+            _import_dialects()
+        finally:
+            _loading = False
+        _loaded = True
+
+
+def _import_dialects() -> None:
     from frontend.ops import (  # noqa: F401
         affine,
         arith,
