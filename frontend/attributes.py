@@ -158,7 +158,7 @@ def quote(s: str) -> str:
     if _PLAIN.fullmatch(s):
         return f'"{s}"'
     out = []
-    for ch in s.encode("utf-8"):
+    for ch in s.encode("utf-8", errors="surrogateescape"):
         c = chr(ch)
         if c in '"\\' or not (32 <= ch < 127):
             out.append("\\" + format(ch, "02X") if c not in '"\\' else "\\" + c)

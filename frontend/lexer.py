@@ -44,16 +44,18 @@ def skip_space(text: str, pos: int) -> int:
 def unquote(literal: str) -> str:
     """The value of an MLIR string literal (``\\n``, ``\\t``, ``\\"``, ``\\\\``, ``\\XX``)."""
 
-    def sub(m: re.Match[str]) -> str:
+    body, out, pos = literal[1:-1], bytearray(), 0
+    for m in _ESCAPE.finditer(body):
+        out += body[pos : m.start()].encode("utf-8")
         if m.group(1):
-            return chr(int(m.group(1), 16))
-        return {"n": "\n", "t": "\t"}.get(m.group(2), m.group(2))
-
-    raw = _ESCAPE.sub(sub, literal[1:-1])
-    try:
-        return raw.encode("latin-1").decode("utf-8")
-    except (UnicodeEncodeError, UnicodeDecodeError):
-        return raw
+            out.append(int(m.group(1), 16))
+        else:
+            out += {"n": "\n", "t": "\t"}.get(m.group(2), m.group(2)).encode("utf-8")
+        pos = m.end()
+    out += body[pos:].encode("utf-8")
+    # The literal's bytes as UTF-8; a byte that is not (``\FF``) is kept as a lone surrogate
+    # (Python's surrogateescape), so that printing and quoting give that byte back.
+    return out.decode("utf-8", errors="surrogateescape")
 
 
 class Lexer:

@@ -22,7 +22,7 @@ import numpy as np
 
 from .semantics_core import SemanticsError, as_elem, is_float, is_int
 
-__all__ = ["PUNCTUATION", "format_print", "format_scalar", "format_value"]
+__all__ = ["PUNCTUATION", "format_print", "format_scalar", "format_value", "write_text"]
 
 PUNCTUATION = {
     "newline": "\n",
@@ -77,6 +77,22 @@ def format_value(
     return rec(a)
 
 
+def write_text(out: Any, text: str) -> None:
+    """Write printed text; bytes of a string literal that are not UTF-8 (``"\\FF"``, kept as
+    lone surrogates by ``frontend.lexer.unquote``) go out as those bytes, as mlir-runner's."""
+    try:
+        out.write(text)
+        return
+    except UnicodeEncodeError:
+        pass
+    data = text.encode("utf-8", errors="surrogateescape")
+    if hasattr(out, "buffer"):
+        out.flush()
+        out.buffer.write(data)
+    else:
+        out.write(data.decode("utf-8", errors="replace"))
+
+
 def format_print(
     value: Any = None,
     elem: str | None = None,
@@ -92,7 +108,7 @@ def format_print(
     if string is not None:
         if value is not None or punctuation != "newline":
             raise SemanticsError("vector.print: `str` excludes a source and a punctuation")
-        return string
+        return string.split("\0", 1)[0]  # a C string to the runner's printString
     if value is None:
         return PUNCTUATION[punctuation]
     if elem is None:

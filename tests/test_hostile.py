@@ -457,3 +457,30 @@ def test_ctrl_c_in_the_interpreter(tmp_path: Path) -> None:
     finally:
         p.kill()
     assert p.returncode == 130 and err == "eqsat: interrupted\n", err
+
+
+@pytest.mark.parametrize("target", ["interp", "compiled"])
+def test_string_bytes_print_as_mlir_runner_prints_them(target: str) -> None:
+    """`"\\FF"` is the byte 0xFF (not the UTF-8 of U+00FF) and a NUL ends the string, as
+    mlir-runner-22 prints them (measured: `a\\xffbA\\t"`)."""
+    path = HOSTILE / "agree" / "string_escapes.mlir"
+    t = "interp" if target == "interp" else _host_target()
+    r = subprocess.run([sys.executable, "-m", "eqsat.cli", "run", str(path), "--target", t],
+                       capture_output=True, timeout=TIMEOUT)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == b'a\xffbA\t"'
+
+
+@pytest.mark.parametrize("name", ["nested_function", "for_bounds_not_index"])
+def test_mlir_rejects_them_too(name: str) -> None:
+    """Forms our verifier once accepted: mlir-opt-22 rejects them with the same message."""
+    from tests import mlir_tools
+
+    opt = mlir_tools.find_tool("mlir-opt", 22)
+    if opt is None:
+        pytest.skip("mlir-opt-22 is not installed")
+    path = HOSTILE / f"{name}.mlir"
+    theirs = subprocess.run([opt, str(path)], capture_output=True, text=True, timeout=TIMEOUT)
+    ours = eqsat("parse", str(path))
+    assert theirs.returncode == 1 and ours.returncode == 1
+    assert theirs.stderr.splitlines()[0] == ours.stderr.splitlines()[0]

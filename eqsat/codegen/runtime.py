@@ -24,7 +24,7 @@ from eqsat.codegen.texts import TEXTS as _TEXTS
 from eqsat.codegen.types import F64, I32, I64
 from frontend.ir import Operation
 from frontend.ops.runtime import elem, enum
-from frontend.semantics_print import PUNCTUATION, format_scalar
+from frontend.semantics_print import PUNCTUATION, format_print, format_scalar, write_text
 from frontend.types import FloatType, IntegerType, VectorType
 
 FAULTS: list[tuple[str, object]] = []  # faults raised by the running call: (message, loc)
@@ -61,7 +61,7 @@ def _print_i(v: int, code: int) -> None:
 
 @_guarded
 def _print_text(code: int) -> None:
-    sys.stdout.write(_TEXTS[code])
+    write_text(sys.stdout, _TEXTS[code])
 
 
 def _fault(code: int) -> None:
@@ -113,7 +113,7 @@ def print_(em: FuncEmitter, op: Operation) -> Any:
     p = _Printer(em)
     lit = op.attributes.get("stringLiteral")
     if lit is not None:
-        p.text(lit.value)
+        p.text(format_print(string=lit.value))
         p.flush()
         return None
     punct = enum(op, "punctuation") if "punctuation" in op.attributes else "newline"

@@ -138,6 +138,9 @@ def _print_func(pr: Any, op: Operation) -> str:
 
 
 def _verify_func(op: Operation) -> None:
+    parent = op.parent.parent.parent if op.parent and op.parent.parent else None
+    if parent is not None and parent.name != "builtin.module":  # (the only symbol table)
+        raise fail(op, "symbol's parent must have the SymbolTable trait")
     ftype = op.attributes["function_type"].type
     region = op.regions[0]
     if not region.blocks:

@@ -8,6 +8,7 @@ import numpy as np
 
 from frontend.attributes import UnitAttr
 from frontend.ir import Block, Operation, Region
+from frontend.types import IndexType
 from frontend.ops.registry import register
 from frontend.ops.common import fail
 from frontend.ops.kinds import UNIT
@@ -73,11 +74,13 @@ def _parse_for(p: Any, st: Any) -> None:
     if iv is None:
         raise p.error(f"expected induction variable, found {p.found()}")
     p.expect_punct("=")
-    st.operands["lowerBound"] = [p.parse_operand()]
-    p.expect_keyword("to")
-    st.operands["upperBound"] = [p.parse_operand()]
-    p.expect_keyword("step")
-    st.operands["step"] = [p.parse_operand()]
+    bounds = []
+    for key, word in (("lowerBound", None), ("upperBound", "to"), ("step", "step")):
+        if word:
+            p.expect_keyword(word)
+        p.skip_ws()
+        bounds.append((p.pos, p.text[p.pos : p.pos + 64].split()[0].rstrip(",")))
+        st.operands[key] = [p.parse_operand()]
     names: list[tuple[str, int]] = []
     inits: list[Any] = []
     types: list[Any] = []
@@ -92,6 +95,12 @@ def _parse_for(p: Any, st: Any) -> None:
     iv_type = st.operands["lowerBound"][0].type
     if p.try_punct(":"):
         iv_type = p.parse_type()
+    else:  # without `: type` the bounds are index values (as MLIR resolves them)
+        for (pos, name), key in zip(bounds, ("lowerBound", "upperBound", "step")):
+            t = st.operands[key][0].type
+            if not isinstance(t, IndexType):
+                raise p.error(f"use of value '{name}' expects different type than prior uses: "
+                              f"'index' vs '{t}'", pos)  # fmt: skip
     entry = [(iv, iv_type, iv_pos)] + [(n, t, pos) for (n, pos), t in zip(names, types)]
     region = p.parse_region(entry_args=entry)
     _ensure_terminator(region, None)

@@ -180,7 +180,7 @@ def print_(ctx: Ctx, op: Operation, source: Any) -> None:
     lit = op.attributes.get("stringLiteral")
     punct = enum(op, "punctuation") if "punctuation" in op.attributes else "newline"
     if lit is not None:
-        ctx.out.write(S.format_print(string=lit.value))
+        S.write_text(ctx.out, S.format_print(string=lit.value))
         return
     if source is None:
         ctx.out.write(S.format_print(punctuation=punct))
