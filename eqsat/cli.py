@@ -7,11 +7,14 @@ status 1; a traceback is a bug in eqsat.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from eqsat.bench.command import add_bench_command
 from eqsat.commands import add_commands
-from eqsat.inputs import positive, read_input
+from eqsat.inputs import positive, positive_seconds, read_input
 from frontend import MLIRError, parse, print_module
 
 
@@ -60,6 +63,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                     lambda: run(module, chosen, args.entry, args.layout, args.reassoc,
                                 args.matrix_layout),
                     f"the {chosen} code of @{args.entry}",
+                    timeout=args.max_seconds,
                 )  # fmt: skip
                 return 0
             except GeneratedCodeCrash as e:
@@ -70,16 +74,44 @@ def cmd_run(args: argparse.Namespace) -> int:
                     raise
                 target = "interp"  # the default falls back to what can run the program
     try:
-        Interpreter(
-            module,
-            vscale=args.vscale,
-            out=sys.stdout,
-            matrix_layout=args.matrix_layout,
-            strict_bounds=args.strict,
-        ).call(args.entry)
+        with _time_limit(args.max_seconds):
+            Interpreter(
+                module,
+                vscale=args.vscale,
+                out=sys.stdout,
+                matrix_layout=args.matrix_layout,
+                strict_bounds=args.strict,
+            ).call(args.entry)
+    except _OutOfTime:
+        print(f"eqsat: error: @{args.entry} did not finish within {args.max_seconds:g} s "
+              "(--max-seconds); stopped", file=sys.stderr)  # fmt: skip
+        return 1
     finally:
         sys.stdout.flush()
     return 0
+
+
+class _OutOfTime(BaseException):
+    """Raised by the timer of ``run --max-seconds`` (a BaseException: no fault handler of
+    the interpreter takes it for a fault of the program)."""
+
+
+@contextmanager
+def _time_limit(seconds: float | None) -> Iterator[None]:
+    if seconds is None or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise _OutOfTime
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -132,6 +164,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="fault on a transfer marked in_bounds that reaches past a dimension (default: read "
         "or write the flat memory as MLIR does, with a warning); runs the interpreter unless "
         "--target is given",
+    )
+    r.add_argument(
+        "--max-seconds",
+        type=positive_seconds,
+        default=None,
+        help="stop the run after this many seconds with an error (default: no limit; "
+        "Ctrl-C also stops it)",
     )
     r.set_defaults(run=cmd_run)
     add_commands(sub)

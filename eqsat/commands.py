@@ -79,6 +79,7 @@ def cmd_opt(args: argparse.Namespace) -> int:
     from eqsat.forced_strategies import module_cost_overrides
     from eqsat.optimize import Budget, optimize_module
     from eqsat.targets import TargetError
+    from eqsat.targets.target import UnknownTarget
 
     text, name = read_input(args.file)
     module = parse(text, name)
@@ -90,10 +91,12 @@ def cmd_opt(args: argparse.Namespace) -> int:
         target, cost = _target_and_costs(args, "hwv" if machine_code else args.emit, forced)
     except (TargetError, CostFileError) as e:
         print(str(e), file=sys.stderr)
-        return 1
+        return 2 if isinstance(e, UnknownTarget) else 1
     emit = "hwv" if machine_code else args.emit or ("hwv" if target is not None else "vv")
     if emit == "hwv" and target is None:
-        raise SystemExit("eqsat: error: --emit hwv needs a --target (or a --costs target file)")
+        print("eqsat: error: --emit hwv needs a --target (or a --costs target file)",
+              file=sys.stderr)  # fmt: skip
+        return 2
     budget = Budget(iterations=args.max_iterations, nodes=args.max_nodes, seconds=args.max_seconds)
     native = args.native or None
     if target is None and native is None:

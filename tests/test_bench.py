@@ -285,10 +285,11 @@ def test_cli_input_errors(
 
 def test_cli_unknown_target_and_bad_arg_syntax(capsys: pytest.CaptureFixture[str]) -> None:
     kernel = str(KERNELS / "axpy_8x32.mlir")
-    assert main(["bench", kernel, "--entry", "axpy_8x32", "--target", "nope"]) == 1
+    assert main(["bench", kernel, "--entry", "axpy_8x32", "--target", "nope"]) == 2  # usage
     assert "unknown target 'nope'" in capsys.readouterr().err
-    with pytest.raises(SystemExit, match="--arg expects NAME=VALUE"):
+    with pytest.raises(SystemExit) as e:
         main(["bench", kernel, "--entry", "axpy_8x32", "--arg", "alpha"])
+    assert e.value.code == 2 and "--arg expects NAME=VALUE" in capsys.readouterr().err
 
 
 def test_contraction_kernels_report_the_call_overhead(capsys: pytest.CaptureFixture[str]) -> None:

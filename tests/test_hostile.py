@@ -160,6 +160,10 @@ def test_unknown_target_names_the_known_ones() -> None:
         ["opt", EXAMPLE, "--max-nodes", "0"],
         ["opt", EXAMPLE, "--emit", "nonsense"],
         ["run", EXAMPLE, "--vscale", "0"],
+        ["run", EXAMPLE, "--max-seconds", "0"],
+        ["opt", EXAMPLE, "--target", "pdp11"],
+        ["opt", EXAMPLE, "--emit", "hwv"],
+        ["bench", EXAMPLE, "--entry", "entry", "--arg", "n"],
         ["frobnicate"],
         [],
     ],
@@ -440,15 +444,37 @@ func.func @entry() {
 """
 
 
-def test_ctrl_c_in_the_interpreter(tmp_path: Path) -> None:
-    """SIGINT while the interpreter runs: "eqsat: interrupted", exit 130, no traceback."""
+# prints one line, then runs for ever compiled (its iv xor-folded so LLVM keeps the loop)
+SPIN_COMPILED = """
+func.func @entry() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 9000000000000000000 : index
+  %z = arith.constant 0 : i64
+  vector.print %c0 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z) -> (i64) {
+    %j = arith.index_cast %i : index to i64
+    %b = arith.xori %a, %j : i64
+    scf.yield %b : i64
+  }
+  vector.print %r : i64
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["interp", "compiled"])
+def test_ctrl_c_stops_a_run(engine: str, tmp_path: Path) -> None:
+    """SIGINT while a program runs (interpreted, or compiled in its child process): "eqsat:
+    interrupted", exit 130, no traceback, no process left running."""
     import os
     import signal
 
     path = tmp_path / "spin.mlir"
-    path.write_text(SPIN)
+    path.write_text(SPIN if engine == "interp" else SPIN_COMPILED)
+    target = "interp" if engine == "interp" else _host_target()
     p = subprocess.Popen([sys.executable, "-m", "eqsat.cli", "run", str(path), "--target",
-                          "interp"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          target], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          env={**os.environ, "PYTHONUNBUFFERED": "1"})  # fmt: skip
     try:
         assert p.stdout is not None and p.stdout.readline() == "0\n"  # it is running
@@ -457,6 +483,16 @@ def test_ctrl_c_in_the_interpreter(tmp_path: Path) -> None:
     finally:
         p.kill()
     assert p.returncode == 130 and err == "eqsat: interrupted\n", err
+
+
+@pytest.mark.parametrize("engine", ["interp", "compiled"])
+def test_run_max_seconds(engine: str, tmp_path: Path) -> None:
+    path = tmp_path / "spin.mlir"
+    path.write_text(SPIN_COMPILED)
+    target = "interp" if engine == "interp" else _host_target()
+    r = eqsat("run", str(path), "--target", target, "--max-seconds", "1")
+    assert r.returncode == 1 and r.stdout == "0\n", r.stderr
+    assert r.stderr.endswith("did not finish within 1 s (--max-seconds); stopped\n"), r.stderr
 
 
 @pytest.mark.parametrize("target", ["interp", "compiled"])

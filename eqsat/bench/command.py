@@ -121,7 +121,8 @@ def _scalar_args(items: list[str] | None) -> dict[str, str]:
     for item in items or []:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
-            raise SystemExit(f"eqsat: error: --arg expects NAME=VALUE, got {item!r}")
+            print(f"eqsat: error: --arg expects NAME=VALUE, got {item!r}", file=sys.stderr)
+            raise SystemExit(2)  # a usage error
         out[name.strip().lstrip("%")] = value.strip()
     return out
 
@@ -133,13 +134,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from eqsat.cost_options import CostFileError
     from eqsat.inputs import read_input
     from eqsat.targets import TargetError, load_target
+    from eqsat.targets.target import UnknownTarget
 
     scalars = _scalar_args(args.arg)
     try:
         target = load_target(args.target)
     except TargetError as e:
         print(str(e), file=sys.stderr)
-        return 1
+        return 2 if isinstance(e, UnknownTarget) else 1
     if not target.runs_on_host():
         print(
             f"eqsat: error: this host cannot execute {target.name} code (needs "

@@ -23,6 +23,10 @@ class GeneratedCodeCrash(Exception):
     """The generated code killed its process (the message names the signal)."""
 
 
+class GeneratedCodeTimeout(GeneratedCodeCrash):
+    """The generated code ran past its time limit and was stopped."""
+
+
 class _PipeWriter:
     """A text stream writing straight to a file descriptor (no buffering to lose)."""
 
@@ -30,7 +34,7 @@ class _PipeWriter:
         self.fd = fd
 
     def write(self, text: str) -> int:
-        data = text.encode()
+        data = text.encode(errors="surrogateescape")  # a string literal's non-UTF-8 bytes
         while data:
             data = data[os.write(self.fd, data) :]
         return len(text)
@@ -39,9 +43,11 @@ class _PipeWriter:
         pass
 
 
-def call_guarded(fn: Callable[[], Any], what: str) -> None:
+def call_guarded(fn: Callable[[], Any], what: str, timeout: float | None = None) -> None:
     """Call ``fn`` (which returns nothing) in a child process; ``what`` names it in the
-    error of a crash ("the avx2 code of @main")."""
+    error of a crash ("the avx2 code of @main"). The child is killed after ``timeout``
+    seconds (``GeneratedCodeTimeout``) or when the parent is interrupted (Ctrl-C: the
+    KeyboardInterrupt goes on; code in the child cannot be interrupted itself)."""
     if not hasattr(os, "fork"):
         fn()
         return
@@ -68,9 +74,12 @@ def call_guarded(fn: Callable[[], Any], what: str) -> None:
                 sys.stderr.flush()
                 os._exit(code)
         os.close(w)
-        with os.fdopen(r, "rb") as out:
-            while chunk := out.read1(65536):
-                sys.stdout.write(chunk.decode(errors="replace"))
+        try:
+            _relay(r, timeout, what)
+        except BaseException:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise
         _, status = os.waitpid(pid, 0)
         sys.stdout.flush()
         if os.WIFSIGNALED(status):
@@ -85,3 +94,29 @@ def call_guarded(fn: Callable[[], Any], what: str) -> None:
             raise pickle.loads(err.read())
         if os.WEXITSTATUS(status) != 0:
             raise GeneratedCodeCrash(f"{what} exited with status {os.WEXITSTATUS(status)}")
+
+
+def _relay(r: int, timeout: float | None, what: str) -> None:
+    """Copy the child's output to sys.stdout until it closes the pipe (bytes as they are,
+    where sys.stdout has a binary buffer); GeneratedCodeTimeout after timeout seconds."""
+    import select
+    import time
+
+    deadline = None if timeout is None else time.monotonic() + timeout
+    with os.fdopen(r, "rb") as out:
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([out], [], [], left)
+            if not ready:
+                raise GeneratedCodeTimeout(f"{what} did not finish within {timeout:g} s "
+                                           "(--max-seconds); stopped")  # fmt: skip
+            chunk = out.read1(65536)
+            if not chunk:
+                return
+            buffer = getattr(sys.stdout, "buffer", None)
+            if buffer is not None:
+                sys.stdout.flush()
+                buffer.write(chunk)
+                buffer.flush()
+            else:
+                sys.stdout.write(chunk.decode(errors="replace"))

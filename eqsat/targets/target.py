@@ -32,6 +32,10 @@ class TargetError(Exception):
         super().__init__(f"{where}: error: {message}")
 
 
+class UnknownTarget(TargetError):
+    """A target name that is neither a shipped target nor a file: a usage error (exit 2)."""
+
+
 @dataclass(frozen=True)
 class Target:
     """One target file, parsed and checked."""
@@ -267,7 +271,7 @@ def load_target(name_or_path: str | Path) -> Target:
             ) from None
     names = builtin_targets()
     if text_path not in names:
-        raise TargetError(
+        raise UnknownTarget(
             "eqsat", None, f"unknown target '{text_path}' (known: {', '.join(names)})"
         )
     res = resources.files("costs") / f"{text_path}.toml"
