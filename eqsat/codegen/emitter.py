@@ -147,7 +147,9 @@ class FuncEmitter:
             raise CodegenError(f"'{op.name}' has no LLVM lowering", op)
         try:
             out = lower(self, op)
-        except CodegenError:
+        except CodegenError as e:
+            if e.loc is None and op.loc is not None:  # said by a helper: it is about this op
+                raise CodegenError(e.message, op) from None
             raise
         except Exception as e:  # noqa: BLE001 - re-raised with the op's location
             # an input outside what the lowering handles: an error at the op, not a traceback
