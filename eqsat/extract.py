@@ -163,6 +163,9 @@ class Extraction:
     classes: int  # distinct e-classes in the term
     # e-class -> chosen e-node (snapshot numbering) for every e-class of the term
     choice: Mapping[int, int] = field(default_factory=dict, repr=False)
+    # A whole-program term the cost model adds to ``dag_cost`` (register pressure: spills over
+    # the block's schedule, ``eqsat.extract_refine``); included in ``cost``.
+    program_cost: float = 0.0
 
 
 # The snapshot keeps nodes in parallel lists indexed by node number, with e-classes renumbered
@@ -358,7 +361,7 @@ class Snapshot:
         self, cls: int, best: Mapping[int, int], cost: CostFn, *, dag: bool
     ) -> Extraction:
         """The extraction of e-class ``cls`` for a choice of node per e-class (``best``)."""
-        order = _postorder(self, cls, best)
+        order = postorder(self, cls, best)
         sets: dict[int, dict[int, float]] = {}
         for c in order:
             own, below = dag_below(self, best[c], sets, cost)
@@ -537,7 +540,7 @@ def _union(sets: Mapping[int, dict[int, float]], kids: Sequence[int]) -> dict[in
     return out
 
 
-def _postorder(snap: Snapshot, root: int, best: Mapping[int, int]) -> list[int]:
+def postorder(snap: Snapshot, root: int, best: Mapping[int, int]) -> list[int]:
     """The chosen term's e-classes, children before parents, each once (no recursion: terms can
     be thousands deep)."""
     order: list[int] = []

@@ -29,9 +29,9 @@ from eqsat.extract import (
     ExtractionError,
     Snapshot,
     _knuth,
-    _postorder,
     _reachable,
     _union,
+    postorder,
 )
 
 NODE_LIMIT = 20_000
@@ -173,7 +173,7 @@ def _greedy_sets(
     for cls in best:
         if cls in sets:
             continue
-        for c in _postorder(snap, cls, best):
+        for c in postorder(snap, cls, best):
             if c not in sets:
                 own, below = dag_below(snap, best[c], sets, cost)
                 below[c] = own

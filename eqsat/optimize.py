@@ -362,7 +362,7 @@ def _optimize_once(
             after_phase(phase.name, now)
         report = SaturationReport(tuple(reports))
     t2 = time.perf_counter()
-    out, snap, extractions, total, decode = _extract(
+    out, snap, extractions, total, decode, pressure = _extract(
         eg, enc, encoded, module, cost, extractor, user
     )
     t3 = time.perf_counter()
@@ -370,7 +370,13 @@ def _optimize_once(
         out,
         report,
         files,
-        {"encode": t1 - t0, "saturate": t2 - t1, "extract": t3 - t2 - decode, "decode": decode},
+        {
+            "encode": t1 - t0,
+            "saturate": t2 - t1,
+            "extract": t3 - t2 - decode - pressure,
+            "pressure": pressure,
+            "decode": decode,
+        },
         total,
         eg,
         tuple(b.root for b in enc.blocks),
@@ -389,13 +395,15 @@ def _extract(
     cost: CostModel,
     extractor: str,
     user: tuple[RuleFile, ...] = (),
-) -> tuple[Module, Snapshot, dict[int, Extraction], float, float]:
+) -> tuple[Module, Snapshot, dict[int, Extraction], float, float, float]:
     """Extract every block's root from ``eg`` and decode them into a new, verified module;
-    also the seconds decoding took."""
+    also the seconds decoding took and those the pressure refinement took."""
     snap = Snapshot(eg)
     roots = {}
     extractions = {}
     total = 0.0
+    program = getattr(cost, "program_cost", None)  # a target's pressure term, if it has one
+    refine_s = 0.0
     for b in enc.blocks:
         if extractor == "exact":
             from eqsat.extract_exact import extract_exact
@@ -403,6 +411,12 @@ def _extract(
             ex = extract_exact(snap, b.root, cost)
         else:
             ex = snap.extract(b.root, cost, dag=extractor == "fast")
+        if program is not None and extractor != "tree":
+            from eqsat.extract_refine import refine
+
+            r0 = time.perf_counter()
+            ex = refine(snap, snap.root(b.root), cost, ex, program, cost.class_registers(snap))
+            refine_s += time.perf_counter() - r0
         roots[b.index] = ex.term
         extractions[b.index] = ex
         total += ex.cost
@@ -431,4 +445,4 @@ def _extract(
             f"({str(e).splitlines()[0]}): a rule there unions terms of different types; "
             f"`eqsat check-rules{first}` names it and both types"
         ) from None
-    return out, snap, extractions, total, time.perf_counter() - t0
+    return out, snap, extractions, total, time.perf_counter() - t0, refine_s

@@ -179,9 +179,8 @@ def shipped_value(table: Mapping[str, Any], key: str) -> float:
 def predict(rows: Sequence[Mapping[str, Any]], scales: Mapping[str, float],
             penalty: bool = False) -> list[float]:
     """Each program's cost with entry ``k`` scaled by ``scales[k]`` (cost is linear in every
-    entry: ``sum of share x scale``). ``const`` is the part no entry prices: the register-budget
-    penalty (``WIDE`` per register of an over-wide compute op), a legality rule rather than a
-    price, left out unless ``penalty``."""
+    entry: ``sum of share x scale``). ``const`` is the part no single entry prices (pseudo-op
+    pieces such as spills), left out unless ``penalty``."""
     return [sum(v * scales.get(k, 1.0) for k, v in r["shares"].items() if k != "const")
             + (r["shares"].get("const", 0.0) if penalty else 0.0) for r in rows]
 
@@ -412,9 +411,8 @@ def markdown(summaries: Sequence[Mapping[str, Any]], command: str) -> str:
            "reference.", "",
            "Alternatives are the distinct programs of a kernel (forced strategies extracting the "
            "same program, or not applying, count once). Predicted cost is the table's price of "
-           "the program; some programs also carry the register-budget penalty (`WIDE` per "
-           "register of an over-wide compute op: a legality rule, not a price, which tuning "
-           "cannot change): the last tau column ranks by the model's full cost, penalty "
+           "the program; a part no single entry prices (pseudo-op pieces such as spills) is "
+           "left out of the fit: the last tau column ranks by the model's full cost, that part "
            "included.", "",
            "| target | alternatives (duplicates, penalised, wrong output) | pairs | tau shipped | "
            "tau NNLS start | tau tuned | tau tuned, held-out kernel | "

@@ -1,26 +1,32 @@
-"""A target's cost model for extraction: ops priced by the native registers they span.
+"""A target's cost model for extraction: an estimate of cycles.
 
 ``TargetCost(target)`` is a cost function for ``eqsat.extract`` (``cost(op, literals,
 child_costs)``). A node's constructor maps to its MLIR op through the schema; the op's own cost
-is ``registers x per-register cost`` where ``registers = ceil(lanes / native lanes)`` for the
-op's element type, plus one shuffle when the lanes overflow native registers unevenly. The
-per-register cost comes from the target file's ``[cost]`` table (a number, or a number per
-element type with a ``default``), else its ``default`` key.
+is ``registers x cycles per register`` where ``registers = ceil(lanes / native lanes)`` for the
+op's element type, plus one shuffle when the lanes overflow native registers unevenly: a wide
+op costs what its split into native registers costs. The cycles per register are the target
+file's ``[cost]`` table (a number, or a number per element type with a ``default``, else its
+``default`` key): reciprocal throughputs from public instruction tables, whose source each
+shipped file names. ``inf`` marks what a target cannot do; no cost carries a penalty constant.
 
-Legality: a compute op (arithmetic, math, FMA, broadcasts, contractions, reductions) whose
-result or operands span more than ``max_registers`` native registers has no hardware form
-worth emitting (MLIR itself needs minutes to lower a ``vector<64x64x64xf32>`` multiply); it
-costs ``WIDE`` per register on top of its price, so it loses against every legal alternative
-whatever ``--cost`` says, and is extracted only where nothing else exists.
+Ops that move a piece of a vector (extract, insert, strided slices) move whole native
+registers for free (in the code generator's layout a row of whole registers is those
+registers) and cost a shuffle per register otherwise.
+
+Register pressure is priced twice: inside a strategy by its profile's ``LIVE`` and ``HELD``
+pieces (below), and over a whole extracted block by ``program_cost`` (``eqsat.targets.pressure``):
+live vector registers over the block's schedule, and a spill and a reload for each register
+beyond the target's ``registers``. Extraction picks by throughput, then refines the choice
+against the pressure term (``eqsat.extract_refine``).
 
 At ``--emit hwv`` an op with no HWV form (an n-D vector op, a vector wider than one native
 register, a compound op such as ``vector.contract`` or ``vector.transpose``) costs ``HWV_GAP``
 times more, so that the forms the legalize rules build (1-D native ops, LLVM intrinsics,
 ``x86vector``/``arm_neon`` ops) win ties against the VV ops they replace.
 
-Horizontal reductions stream their source a register at a time (no register budget): see
-``reduction_price``. A transpose done as one shuffle (or left to code generation) costs each
-output register once per source row it gathers from.
+Horizontal reductions stream their source a register at a time: see ``reduction_price``. A
+transpose done as one shuffle (or left to code generation) costs each output register once
+per source row it gathers from.
 
 Lowering strategies cost what they expand to, under the same model (``expansions.py``), with
 a few pseudo-ops that only a profile can state: ``LIVE`` (accumulators a row block keeps live:
@@ -29,14 +35,13 @@ registers the accumulators leave: a reload per read beyond them), ``REGROUP`` (a
 in or out of a row: free when it is whole registers), ``FOLD`` (a float reduction whose order is fixed unless
 ``reassoc``), ``GATHER`` and ``EMITTED_TRANSPOSE`` (a transpose the expansion emits, which the
 next extraction round lowers: the cheaper of a gather and staged block shuffles). ``Tiled``
-nodes multiply their kernel by their tile count (see ``eqsat.cost.table_cost``). Costs rank
-alternatives: they do not predict time.
+nodes multiply their kernel by their tile count (see ``eqsat.cost.table_cost``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from eqsat.cost import FREE
@@ -54,8 +59,6 @@ from eqsat.targets.expansions import (
 )
 from eqsat.targets.widths import BITS, contract_space, node_types, type_lanes
 
-# Added per register to a compute op wider than the target's register budget.
-WIDE = 1e6
 # At --emit hwv, ops without a hardware form cost this factor more.
 HWV_GAP = 1.5
 # Ops with a hardware form when every vector they touch is 1-D and at most native width
@@ -102,38 +105,6 @@ PIECE: dict[str, str | int] = {
     "vector.insert_strided_slice": 0,
     "vector.scalable.insert": 0,
 }
-# Ops never subject to the register budget: data movement and memory (they do not compute).
-NOT_COMPUTE = frozenset(PIECE) | frozenset(
-    {
-        "vector.shape_cast",
-        "vector.transpose",
-        "vector.shuffle",
-        "vector.flat_transpose",
-        "vector.from_elements",
-        "vector.interleave",
-        "vector.deinterleave",
-        "vector.bitcast",
-        "vector.type_cast",
-        "vector.create_mask",
-        "vector.constant_mask",
-        "vector.step",
-        "vector.load",
-        "vector.store",
-        "vector.transfer_read",
-        "vector.transfer_write",
-        "vector.maskedload",
-        "vector.maskedstore",
-        "vector.gather",
-        "vector.scatter",
-        "vector.compressstore",
-        "vector.expandload",
-        "vector.print",
-        "arith.constant",
-        "llvm.intr.matrix.transpose",
-    }
-)
-
-
 # Horizontal reductions (see ``TargetCost.reduction_price``).
 REDUCTIONS = frozenset(
     {"vector.reduction"}
@@ -152,8 +123,7 @@ class TargetCost:
     """The cost function of one target (see module docstring).
 
     ``overrides`` map constructor names (``Contract``) or MLIR op names to a per-register cost
-    (for a strategy constructor: a flat cost replacing its expansion); they never lift the
-    register budget."""
+    (for a strategy constructor: a flat cost replacing its expansion)."""
 
     def __init__(
         self,
@@ -212,8 +182,7 @@ class TargetCost:
         gather: int = 0,
     ) -> float:
         """Own cost of ``op`` over ``lanes`` lanes of ``elem``; ``width`` (default: lanes) is
-        the widest value it touches, checked against the register budget; ``rank`` the
-        most dims of a vector it touches (for the HWV test at ``--emit hwv``); ``gather`` the
+        the widest value it touches (for the HWV test); ``rank`` the most dims of a vector it touches (for the HWV test at ``--emit hwv``); ``gather`` the
         source rows each output register of a transpose reads."""
         native = self.native(elem)
         registers = max(1, -(-lanes // native))
@@ -225,10 +194,11 @@ class TargetCost:
         if op == HELD:  # registers the accumulators leave; beyond them, a reload per read
             spilled = max(0, registers - (self.target.registers - self.target.accumulators))
             return spilled * self.per_register("vector.load", elem)
-        if op == REGROUP:  # whole registers move nothing; else a shuffle per register
-            return 0.0 if lanes % native == 0 else registers * self.per_register(
-                "vector.shuffle", elem
-            )
+        if op == REGROUP or op in PIECE:  # whole registers move nothing
+            if lanes % native == 0:
+                return 0.0
+            if op == REGROUP:  # else a shuffle per register
+                return registers * self.per_register("vector.shuffle", elem)
         if op in REDUCTIONS or op == FOLD:
             return self.reduction_price(op, lanes, elem, registers)
         if op == EMITTED_TRANSPOSE:
@@ -247,9 +217,6 @@ class TargetCost:
             cost += self.per_register("vector.shuffle", elem)
         if self.hwv and not self.has_hwv_form(op, width or lanes, elem, rank):
             cost *= HWV_GAP
-        spans = -(-(width or lanes) // native)
-        if spans > self.target.max_registers and op not in NOT_COMPUTE:
-            cost += WIDE * spans
         return cost
 
     def _staged_prices(self, lanes: int, rows: int, elem: str | None) -> list[float]:
@@ -315,6 +282,8 @@ class TargetCost:
             return self.price(op, src[0], src[1] or elem)
         if op == "vector.contract":
             lanes = contract_space(literals[0], operands) or width
+        elif op == "llvm.intr.matrix.multiply" and all(isinstance(x, int) for x in literals[:3]):
+            lanes = math.prod(literals[:3])  # type: ignore[arg-type]  # rows x inner x columns
         elif op == "vector.outerproduct" and shapes[0] is not None:
             lanes = shapes[0][0]
         elif op == "vector.transpose" and res is not None and _is_vt(res):
@@ -352,6 +321,23 @@ class TargetCost:
             return self.per_register(cons, None)
         return self.op_cost(c.op, literals)
 
+    def program_cost(self, snap: Any, root: int, choice: Mapping[int, int]) -> float:
+        """The whole-block term: spills and reloads of the registers live beyond the target's
+        (``eqsat.targets.pressure``), in cycles."""
+        from eqsat.targets.pressure import spill_cost
+
+        return spill_cost(self, snap, root, choice)
+
+    def class_registers(self, snap: Any) -> Callable[[int], float]:
+        """e-class -> native registers its value spans (0 for non-vectors)."""
+        types = snap.class_types
+
+        def registers(cls: int) -> float:
+            got = type_lanes(types[cls]) if types[cls] else None
+            return -(-got[0] // self.native(got[1])) if got and got[1] else 0.0
+
+        return registers
+
     def __call__(
         self, op: str, literals: tuple[Literal, ...], child_costs: tuple[float, ...]
     ) -> float:
@@ -367,4 +353,4 @@ def _is_vt(t: Any) -> bool:
     return isinstance(t, tuple) and len(t) == 3 and t[0] == "type"
 
 
-__all__ = ["HWV_GAP", "WIDE", "TargetCost"]
+__all__ = ["HWV_GAP", "TargetCost"]

@@ -256,7 +256,8 @@ def _contract_outer(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
         block = min(rows, max(1, int(lits[4])))
         out = [
             s.piece("vector.extract", 1, rows * c.k, rows * c.k),
-            s.piece("vector.extract", width, c.k * -(-rows // block)),  # rhs rows, per block
+            # rhs rows, loaded again by each block (a block's accumulators take the registers)
+            s.piece("vector.load", width, c.k * -(-rows // block)),
             s.piece("vector.broadcast", 1, rows * c.k),  # AXPY: lhs[i, k] splat once
             s.piece(_mul_op(s.elem), width, rows * c.k),
             s.piece("vector.extract", width, rows),

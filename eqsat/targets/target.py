@@ -1,8 +1,8 @@
 """A target: what one kind of hardware vector unit offers, read from ``costs/<name>.toml``.
 
 The file names the LLVM triple, CPU and feature string code is generated for, the native
-lanes per element type (one hardware register's worth), the register count, and the abstract
-cost of each hardware op (``[cost]``, read by ``eqsat.targets.costmodel``). Users copy a file
+lanes per element type (one hardware register's worth), the register count, and the cycles
+each hardware op takes per native register (``[cost]``, read by ``eqsat.targets.costmodel``). Users copy a file
 and edit it; a malformed one is reported as ``FILE:LINE: error: ...`` naming the key.
 """
 
@@ -54,8 +54,6 @@ class Target:
     cost: dict[str, Any] = field(default_factory=dict)
     # ``[cost]`` keys -> their line in the file, for errors found later (cost model).
     lines: dict[str, int] = field(default_factory=dict)
-    # Compute ops spanning more native registers than this are not extracted (see costmodel).
-    max_registers: int = 4
     # Registers a reduction chain keeps live as accumulators before it spills (a contraction's
     # outer-product lowering works on blocks of rows that fit; see costmodel).
     accumulators: int = 8
@@ -177,10 +175,13 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
         problem = _cost_problem(key, value)
         if problem:
             raise TargetError(path, lines.get(key) or _section_line(text, "cost"), problem)
-    max_registers = head.get("max_registers", 4)
-    if not isinstance(max_registers, int) or isinstance(max_registers, bool) or max_registers < 1:
+    if "max_registers" in head:  # a cap that priced wide ops out; pressure replaced it
         raise TargetError(
-            path, _line_of(text, "max_registers", "target"), "'max_registers' must be >= 1"
+            path,
+            _line_of(text, "max_registers", "target"),
+            "'max_registers' is no longer a target key: wide ops cost what their split into "
+            "native registers costs, and register pressure is priced from 'registers' "
+            "(delete the line)",
         )
     accumulators = head.get("accumulators", max(1, head["registers"] // 2))
     if not isinstance(accumulators, int) or isinstance(accumulators, bool) or accumulators < 1:
@@ -212,7 +213,6 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
         width=dict(width),
         cost=cost,
         lines={k: v for k, v in lines.items() if v},
-        max_registers=max_registers,
         accumulators=accumulators,
         legalize=tuple(legalize),
         schedule=schedule,
