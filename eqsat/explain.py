@@ -11,8 +11,7 @@ totals of several ops, which count a shared operand at every use, may add up to 
 A DAG extractor may choose a form that is not the cheapest tree here when its operands are
 shared with other ops: the ``shared`` flag says so. Forms of one constructor are told apart by
 their operands' forms and, where those agree too, by the literal arguments that differ;
-identical ones are counted once. A cost model may publish a penalty (``WIDE``: an op wider than
-the register budget); forms whose own cost carries it are flagged. When a lowering emitted
+identical ones are counted once. When a lowering emitted
 compound ops and a second round chose their forms, that round is explained after the first.
 
 Which rules produced a form: the rules that (1) fired in this run (matches per rule in the
@@ -27,7 +26,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from collections import Counter
 from typing import Any
 
@@ -52,12 +50,6 @@ def _num(x: float) -> float | str:
     return x if math.isfinite(x) else "inf"
 
 
-def penalty_of(cost: Any) -> float | None:
-    """The penalty a cost model adds to forms it rules out (its module's ``WIDE``), if any."""
-    value = getattr(sys.modules.get(type(cost).__module__), "WIDE", None)
-    return float(value) if isinstance(value, (int, float)) else None
-
-
 def explanations(result: OptimizeResult) -> list[dict[str, Any]]:
     """One record per explained input op, for every round (see module docstring)."""
     out = _round(result, 1)
@@ -72,7 +64,6 @@ def explanations(result: OptimizeResult) -> list[dict[str, Any]]:
 def _round(result: OptimizeResult, round_no: int) -> list[dict[str, Any]]:
     snap, enc, cost = result.snapshot, result.encoder, result.cost_model
     assert snap is not None and enc is not None and cost is not None
-    penalty = penalty_of(cost)
     fired: dict[str, int] = {}
     for phase in result.report.phases:
         for key, n in phase.applied.items():
@@ -98,7 +89,7 @@ def _round(result: OptimizeResult, round_no: int) -> list[dict[str, Any]]:
                 cls = snap.root(f"$b{b.index}_{n}")
             except Exception:  # not extractable (a barrier's multi-result, ...)
                 continue
-            forms = _forms(snap, cls, cost, value, best_tree, types, penalty)
+            forms = _forms(snap, cls, cost, value, best_tree, types)
             if not forms:
                 continue
             node = chosen.get(cls)
@@ -137,7 +128,6 @@ def _forms(
     value: dict[int, float],
     best_tree: dict[int, int],
     types: set[int],
-    penalty: float | None,
 ) -> list[dict[str, Any]]:
     """Every form of e-class ``cls``: label, own and total cost, what tells it apart."""
     forms = []
@@ -162,7 +152,6 @@ def _forms(
                 "cost": total,
                 "operands": operands,
                 "lits": snap.lits[node],
-                "penalty": penalty is not None and math.isfinite(own) and own >= penalty,
             }
         )
     forms.sort(key=lambda f: (f["cost"], f["form"]))
@@ -197,8 +186,6 @@ def _public(f: dict[str, Any]) -> dict[str, Any]:
     out = {"form": f["form"], "op": f["op"], "own": _num(f["own"]), "cost": _num(f["cost"])}
     if f.get("detail"):
         out["detail"] = f["detail"]
-    if f["penalty"]:
-        out["penalty"] = True
     return out
 
 
@@ -285,8 +272,7 @@ def explain(result: OptimizeResult, module: Module, fmt: str = "text") -> str:
 def _row(form: str, f: dict[str, Any]) -> str:
     detail = f" {f['detail']}" if f.get("detail") else ""
     count = f"  (x{f['count']})" if f.get("count") else ""
-    penalty = "  [penalty: wider than the register budget]" if f.get("penalty") else ""
-    return f"{form}{detail}  own {_show(f['own'])}, total {_show(f['cost'])}{count}{penalty}"
+    return f"{form}{detail}  own {_show(f['own'])}, total {_show(f['cost'])}{count}"
 
 
 def _show(x: float | str) -> str:

@@ -1,0 +1,183 @@
+"""Regret of eqsat's cost model against the full field, and how well it ranks, on the generated
+corpus (``experiments/cost_corpus.py``).
+
+Per kernel and target: eqsat's own choice, each of eqsat's forced alternatives (one MLIR
+strategy forced per op kind, ``experiments.kernel_variants``) with its predicted cost, and
+MLIR 22's strategy space (``eqsat.bench``: child processes, the same LLVM options for every
+row). Regret = eqsat's time over the best time of any row, minus one. Kendall tau of predicted
+cost against measured time over each kernel's eqsat alternatives (distinct programs, groups of
+at least ``MIN_GROUP``), and the same tau with ``llvm-mca-22``'s cycle estimate of the same
+compiled assembly as the predictor.
+
+    python experiments/cost_regret.py --targets avx2,x86-64-v2 --kernels N [--split held-out]
+        [--space single|full] [--out experiments/results/cost_regret]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from experiments.cost_corpus import corpus, held_out  # noqa: E402
+
+MIN_GROUP = 4
+MCA = "llvm-mca-22"
+
+
+def kendall_tau(xs: list[float], ys: list[float]) -> float | None:
+    """Kendall's tau-b of two equally long lists (None with fewer than two points)."""
+    n = len(xs)
+    if n < 2:
+        return None
+    conc = disc = tx = ty = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = xs[i] - xs[j], ys[i] - ys[j]
+            if a == 0 and b == 0:
+                continue
+            if a == 0:
+                tx += 1
+            elif b == 0:
+                ty += 1
+            elif (a > 0) == (b > 0):
+                conc += 1
+            else:
+                disc += 1
+    denom = math.sqrt((conc + disc + tx) * (conc + disc + ty))
+    return (conc - disc) / denom if denom else None
+
+
+def mca_cycles(ir: str, target: Any, entry: str) -> float | None:
+    """llvm-mca-22's total cycles for one pass over the entry function's instructions."""
+    from eqsat.codegen.jit import target_machine
+    from experiments.kernel_variants import function_assembly
+    from llvmlite import binding as llvm
+
+    if shutil.which(MCA) is None:
+        return None
+    mod = llvm.parse_assembly(ir)
+    mod.verify()
+    asm = target_machine(target).emit_assembly(mod)
+    body = [line for line in function_assembly(asm, entry)
+            if not re.match(r"^\s*(j\w+|ret|call)\b", line)]  # fmt: skip
+    cpu = {"avx2": "haswell", "x86-64-v2": "nehalem", "avx512": "skylake-avx512"}.get(
+        target.name, target.cpu
+    )
+    proc = subprocess.run([MCA, f"-mcpu={cpu}", "-iterations=1", "-"], input="\n".join(body),
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    m = re.search(r"Total Cycles:\s+(\d+)", proc.stdout)
+    return float(m.group(1)) if m else None
+
+
+def run_kernel(name: str, text: str, target: Any, space: str, repeats: int) -> dict[str, Any]:
+    from eqsat.bench.run import bench
+    from eqsat.bench.variants import Variant
+    from experiments.kernel_variants import eqsat_variant, forced_choices, strategy_applies
+    from frontend import parse
+
+    module = parse(text, f"{name}.mlir")
+    own = eqsat_variant(module, target, emit="hwv")
+    alts: dict[str, dict[str, Any]] = {"eqsat": {"cost": own.predicted_cost, "ir": own.ir}}
+    seen = {own.ir: "eqsat"}
+    for kind, strategy in forced_choices(module, False):
+        v = eqsat_variant(module, target, {kind: strategy}, emit="hwv")
+        if not strategy_applies(v, kind) or not math.isfinite(v.predicted_cost):
+            continue
+        if v.ir in seen:
+            continue
+        label = f"eqsat-forced-{kind.split('.')[-1]}-{strategy}"
+        seen[v.ir] = label
+        alts[label] = {"cost": v.predicted_cost, "ir": v.ir}
+    extra = [Variant(k, (lambda ir=a["ir"]: ir)) for k, a in alts.items() if k != "eqsat"]
+    t0 = time.time()
+    report = bench(text, f"{name}.mlir", name, target, baseline="mlir", repeats=repeats,
+                   sample_seconds=0.01, placements=1, extra=extra, space=space)  # fmt: skip
+    rows = {r.variant: r.ns_per_call for r in report.rows
+            if r.ns_per_call is not None and r.group == "" and (r.equal is not False)}  # fmt: skip
+    for k, a in alts.items():
+        a["ns"] = rows.get(k)
+        a["mca"] = mca_cycles(a["ir"], target, name)
+        del a["ir"]
+    mlir = {k: v for k, v in rows.items() if k.startswith("mlir")}
+    return {"kernel": name, "target": target.name, "held_out": held_out(name),
+            "eqsat": alts, "mlir": mlir, "bench_s": time.time() - t0}  # fmt: skip
+
+
+def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for t in sorted({r["target"] for r in records}):
+        rs = [r for r in records if r["target"] == t and r["eqsat"]["eqsat"].get("ns")]
+        regrets, wins, taus, mca_taus = [], 0, [], []
+        for r in rs:
+            ours = r["eqsat"]["eqsat"]["ns"]
+            field = [a["ns"] for a in r["eqsat"].values() if a.get("ns")] + list(r["mlir"].values())
+            regrets.append(ours / min(field) - 1)
+            wins += not r["mlir"] or ours <= min(r["mlir"].values())
+            pts = [a for a in r["eqsat"].values() if a.get("ns")]
+            if len(pts) >= MIN_GROUP and r["held_out"]:
+                taus.append(kendall_tau([a["cost"] for a in pts], [a["ns"] for a in pts]))
+                if all(a.get("mca") for a in pts):
+                    mca_taus.append(kendall_tau([a["mca"] for a in pts], [a["ns"] for a in pts]))
+        geo = math.exp(sum(math.log1p(x) for x in regrets) / len(regrets)) - 1 if regrets else None
+        taus = [x for x in taus if x is not None]
+        mca_taus = [x for x in mca_taus if x is not None]
+        out[t] = {
+            "kernels": len(rs),
+            "geomean_regret": geo,
+            "worst_regret": max(regrets) if regrets else None,
+            "over_25pct": sum(x > 0.25 for x in regrets),
+            "at_least_mlir_best": wins,
+            "tau_groups": len(taus),
+            "tau_mean": sum(taus) / len(taus) if taus else None,
+            "mca_tau_mean": sum(mca_taus) / len(mca_taus) if mca_taus else None,
+        }
+    return out
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--targets", default="avx2,x86-64-v2")
+    p.add_argument("--kernels", type=int, default=12, help="kernels per target (a spread subset)")
+    p.add_argument("--split", choices=["held-out", "all"], default="held-out")
+    p.add_argument("--space", choices=["single", "full"], default="single")
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--out", default="experiments/results/cost_regret")
+    args = p.parse_args()
+    from eqsat.targets import load_target
+    from experiments.provenance import record
+
+    kernels = [(n, t) for n, t in corpus() if args.split == "all" or held_out(n)]
+    step = max(1, len(kernels) // args.kernels)
+    subset = kernels[::step][: args.kernels]
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    records: list[dict[str, Any]] = []
+    for tname in args.targets.split(","):
+        target = load_target(tname)
+        if not target.runs_on_host():
+            print(f"{tname}: this host cannot run its code; skipped", file=sys.stderr)
+            continue
+        for name, text in subset:
+            try:
+                records.append(run_kernel(name, text, target, args.space, args.repeats))
+            except Exception as e:  # one kernel's failure is a record, not the end of the run
+                records.append({"kernel": name, "target": tname, "error": str(e)[:300]})
+            Path(f"{out}.json").write_text(json.dumps(
+                {"provenance": record(sys.argv), "records": records,
+                 "summary": summarize([r for r in records if "error" not in r])}, indent=1))  # fmt: skip
+            print(f"{tname} {name} done", file=sys.stderr, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
