@@ -59,15 +59,13 @@ def kendall_tau(xs: list[float], ys: list[float]) -> float | None:
 
 def mca_cycles(ir: str, target: Any, entry: str) -> float | None:
     """llvm-mca-22's total cycles for one pass over the entry function's instructions."""
-    from eqsat.codegen.jit import target_machine
+    from eqsat.codegen.jit import parse_and_optimize, target_machine
     from experiments.kernel_variants import function_assembly
-    from llvmlite import binding as llvm
 
     if shutil.which(MCA) is None:
         return None
-    mod = llvm.parse_assembly(ir)
-    mod.verify()
-    asm = target_machine(target).emit_assembly(mod)
+    tm = target_machine(target)
+    asm = tm.emit_assembly(parse_and_optimize(ir, tm, target.triple))
     body = [line for line in function_assembly(asm, entry)
             if not re.match(r"^\s*(j\w+|ret|call)\b", line)]  # fmt: skip
     cpu = {"avx2": "haswell", "x86-64-v2": "nehalem", "avx512": "skylake-avx512"}.get(
@@ -79,9 +77,8 @@ def mca_cycles(ir: str, target: Any, entry: str) -> float | None:
     return float(m.group(1)) if m else None
 
 
-def run_kernel(name: str, text: str, target: Any, space: str, repeats: int) -> dict[str, Any]:
-    from eqsat.bench.run import bench
-    from eqsat.bench.variants import Variant
+def alternatives(name: str, text: str, target: Any) -> dict[str, dict[str, Any]]:
+    """eqsat's choice and its distinct forced alternatives: predicted cost and LLVM IR each."""
     from experiments.kernel_variants import eqsat_variant, forced_choices, strategy_applies
     from frontend import parse
 
@@ -98,6 +95,14 @@ def run_kernel(name: str, text: str, target: Any, space: str, repeats: int) -> d
         label = f"eqsat-forced-{kind.split('.')[-1]}-{strategy}"
         seen[v.ir] = label
         alts[label] = {"cost": v.predicted_cost, "ir": v.ir}
+    return alts
+
+
+def run_kernel(name: str, text: str, target: Any, space: str, repeats: int) -> dict[str, Any]:
+    from eqsat.bench.run import bench
+    from eqsat.bench.variants import Variant
+
+    alts = alternatives(name, text, target)
     extra = [Variant(k, (lambda ir=a["ir"]: ir)) for k, a in alts.items() if k != "eqsat"]
     t0 = time.time()
     report = bench(text, f"{name}.mlir", name, target, baseline="mlir", repeats=repeats,
@@ -144,6 +149,25 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def fill_mca(path: Path) -> int:
+    """Recompute each record's alternatives (deterministic) and add llvm-mca's estimate."""
+    from eqsat.targets import load_target
+
+    data = json.loads(path.read_text())
+    texts = dict(corpus())
+    for r in data["records"]:
+        if "error" in r:
+            continue
+        target = load_target(r["target"])
+        alts = alternatives(r["kernel"], texts[r["kernel"]], target)
+        for k, a in r["eqsat"].items():
+            if k in alts:
+                a["mca"] = mca_cycles(alts[k]["ir"], target, r["kernel"])
+    data["summary"] = summarize([r for r in data["records"] if "error" not in r])
+    path.write_text(json.dumps(data, indent=1))
+    return 0
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--targets", default="avx2,x86-64-v2")
@@ -152,7 +176,11 @@ def main() -> int:
     p.add_argument("--space", choices=["single", "full"], default="single")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--out", default="experiments/results/cost_regret")
+    p.add_argument("--mca-only", metavar="JSON",
+                   help="fill llvm-mca estimates into an earlier run's records, time nothing")
     args = p.parse_args()
+    if args.mca_only:
+        return fill_mca(Path(args.mca_only))
     from eqsat.targets import load_target
     from experiments.provenance import record
 
