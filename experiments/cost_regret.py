@@ -60,7 +60,7 @@ def kendall_tau(xs: list[float], ys: list[float]) -> float | None:
 def mca_cycles(ir: str, target: Any, entry: str) -> float | None:
     """llvm-mca-22's total cycles for one pass over the entry function's instructions."""
     from eqsat.codegen.jit import parse_and_optimize, target_machine
-    from experiments.kernel_variants import function_assembly
+    from experiments.lib.kernel_variants import function_assembly
 
     if shutil.which(MCA) is None:
         return None
@@ -79,7 +79,7 @@ def mca_cycles(ir: str, target: Any, entry: str) -> float | None:
 
 def alternatives(name: str, text: str, target: Any) -> dict[str, dict[str, Any]]:
     """eqsat's choice and its distinct forced alternatives: predicted cost and LLVM IR each."""
-    from experiments.kernel_variants import eqsat_variant, forced_choices, strategy_applies
+    from experiments.lib.kernel_variants import eqsat_variant, forced_choices, strategy_applies
     from frontend import parse
 
     module = parse(text, f"{name}.mlir")
@@ -182,7 +182,7 @@ def main() -> int:
     if args.mca_only:
         return fill_mca(Path(args.mca_only))
     from eqsat.targets import load_target
-    from experiments.provenance import record
+    from experiments.lib.provenance import record
 
     kernels = [(n, t) for n, t in corpus() if args.split == "all" or held_out(n)]
     step = max(1, len(kernels) // args.kernels)
