@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import csv
 import math
+import statistics
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -58,6 +59,8 @@ COLUMNS = (
     "variant",
     "forced",
     "ns_per_call",
+    "ns_min",
+    "ns_max",
     "predicted_cost",
     "checked",
     "exact",
@@ -123,7 +126,7 @@ def _candidates(spec: Spec, module: Any, text: str, target: Any) -> list[dict[st
 
 def run(spec: Spec) -> dict[str, Any]:
     """Compile, check and time every variant of one kernel on one target."""
-    from eqsat.bench.harness import Compiled, compare, make_inputs, median_ns, signature
+    from eqsat.bench.harness import Compiled, compare, make_inputs, sampled_ns, signature
     from eqsat.bench.run import RTOL, RTOL_REASSOC, interpret
     from eqsat.codegen.llvm_options import LlvmOptions
 
@@ -161,13 +164,16 @@ def run(spec: Spec) -> dict[str, Any]:
         t = c.timer(inputs)
         t.calibrate(float(spec.params["sample_s"]))
         timers.append(t)
-    for (row, _), ns in zip(compiled.values(), median_ns(timers, int(spec.params["repeats"]))):
-        row["ns_per_call"] = ns
+    samples = sampled_ns(timers, int(spec.params["repeats"]))
+    for (row, _), ns in zip(compiled.values(), samples):
+        row["ns_per_call"] = statistics.median(ns)
+        row["ns_min"], row["ns_max"] = min(ns), max(ns)  # the spread: error bars
     by_name = {r["variant"]: r for r in rows}
     for row in rows:
         if "same_as" in row:
             first = by_name[row["same_as"]]
             row["ns_per_call"], row["checked"] = first.get("ns_per_call"), first.get("checked")
+            row["ns_min"], row["ns_max"] = first.get("ns_min"), first.get("ns_max")
         row.pop("layout", None)
     return {"kernel": path.stem, "target": spec.target, "reassoc": spec.fast_math, "rows": rows}
 
@@ -188,6 +194,8 @@ def table(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                     "variant": r["variant"],
                     "forced": r["forced"],
                     "ns_per_call": _round(r.get("ns_per_call"), 2),
+                    "ns_min": _round(r.get("ns_min"), 2),  # absent in older records
+                    "ns_max": _round(r.get("ns_max"), 2),
                     "predicted_cost": r.get("predicted_cost"),
                     "checked": bool(r.get("checked")),
                     "exact": r.get("exact"),
@@ -242,6 +250,21 @@ def tau_points(group: Sequence[Mapping[str, Any]]) -> list[tuple[float, float]]:
     return pts
 
 
+def tau_spreads(
+    group: Sequence[Mapping[str, Any]],
+) -> dict[tuple[float, float], tuple[float, float]]:
+    """(predicted cost, median ns) -> (min, max) ns of the samples, for the points of
+    ``tau_points`` that recorded their spread."""
+    out = {}
+    for r in group:
+        if not r["variant"].startswith("eqsat") or r["same_as"] and r["same_as"].startswith("eq"):
+            continue
+        if r["checked"] and r.get("ns_min") is not None and r["predicted_cost"] is not None:
+            key = (float(r["predicted_cost"]), float(r["ns_per_call"]))
+            out[key] = (float(r["ns_min"]), float(r["ns_max"]))
+    return out
+
+
 def kendall(pts: Sequence[tuple[float, float]]) -> float | None:
     from scipy.stats import kendalltau
 
@@ -287,6 +310,7 @@ def summary(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 "tau": kendall(pts),
                 "alternatives": len(pts),
                 "points": pts,
+                "spreads": tau_spreads(g),
             }
         )
     return out
@@ -415,6 +439,7 @@ def plot(summ: Sequence[Mapping[str, Any]], path: Path, plan: str = "full") -> N
     ax.legend(fontsize=8)
     ax.set_title("eqsat's choice vs the best measured variant")
     dropped = 0
+    spread_seen = False
     for i, s in enumerate(summ):
         pts = sorted(s["points"])
         if len(pts) < 2:
@@ -424,6 +449,14 @@ def plot(summ: Sequence[Mapping[str, Any]], path: Path, plan: str = "full") -> N
         dropped += n
         style = series_style(i)
         bx.plot(xs, ys, ms=4, alpha=0.75, label=f"{s['kernel']} {s['target']}", **style)
+        spreads = s.get("spreads", {})
+        bars = [(p, m / best, spreads[(p, m)]) for p, m in pts if (p, m) in spreads and p in xs]
+        if bars:  # min-max of the samples, relative to the fastest alternative's median
+            spread_seen = True
+            bx.errorbar([x for x, _, _ in bars], [y for _, y, _ in bars],
+                        yerr=[[max(0.0, y - lo / best) for _, y, (lo, _) in bars],
+                              [max(0.0, hi / best - y) for _, y, (_, hi) in bars]],
+                        fmt="none", ecolor=style["color"], alpha=0.6, capsize=2)  # fmt: skip
         if xs:  # eqsat's choice: the alternative its cost model priced lowest
             bx.plot(xs[0], ys[0], marker="*", ms=13, color=style["color"], mec="black",
                     linestyle="none")  # fmt: skip
@@ -432,7 +465,8 @@ def plot(summ: Sequence[Mapping[str, Any]], path: Path, plan: str = "full") -> N
     bx.set_xscale("log")
     bx.set_xlabel("predicted cost (target cost model)")
     bx.set_ylabel("measured time / fastest eqsat alternative")
-    bx.set_title("predicted cost vs measured time (eqsat alternatives; no spread recorded)"
+    bars = "error bars: min-max of the samples" if spread_seen else "no spread recorded"
+    bx.set_title(f"predicted cost vs measured time (eqsat alternatives; {bars})"
                  + (f"\n{dropped} alternatives with a penalty cost not drawn" if dropped else ""))
     legend_outside(bx)
     label_plan(fig, plan)

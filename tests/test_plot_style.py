@@ -1,5 +1,6 @@
 """The studies' figures are fit for a paper: distinct styles beyond ten series, the legend
-outside the axes, eqsat's choice highlighted, penalty costs off the axes, reduced runs labelled."""
+outside the axes, eqsat's choice highlighted, error bars from the spread, penalty costs off the
+axes, reduced runs labelled."""
 
 from __future__ import annotations
 
@@ -64,7 +65,8 @@ def test_lowering_choices_highlights_eqsats_choice(
     monkeypatch.setattr(plt, "close", figures.append)
     summ = [
         {"kernel": f"k{i}", "target": "avx2", "reassoc": False, "regret": 0.01 * i,
-         "points": [(1.0 + i, 10.0), (3.0, 12.0), (2e7, 50.0)]}
+         "points": [(1.0 + i, 10.0), (3.0, 12.0), (2e7, 50.0)],
+         "spreads": {(3.0, 12.0): (11.0, 14.0)}}
         for i in range(12)
     ]  # fmt: skip
     lowering_choices.plot(summ, tmp_path / "lc.png", "smoke")
@@ -75,3 +77,9 @@ def test_lowering_choices_highlights_eqsats_choice(
     assert all(max(line.get_xdata(), default=0) < 1e6 for line in bx.get_lines())
     assert "12 alternatives with a penalty cost not drawn" in bx.get_title()
     assert "SMOKE RUN" in fig.texts[0].get_text()
+    # Error bars from the recorded spread: (11, 14) ns around 12, relative to the best (10).
+    bars = [c for c in bx.collections if c.get_segments()]
+    assert len(bars) == 12
+    (segment,) = bars[0].get_segments()
+    assert segment[0][1] == pytest.approx(1.1) and segment[1][1] == pytest.approx(1.4)
+    assert "min-max of the samples" in bx.get_title()

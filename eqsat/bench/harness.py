@@ -420,14 +420,19 @@ class Timer:
         return self._once(self.n) / self.n
 
 
-def median_ns(timers: Sequence[Timer], repeats: int) -> list[float]:
-    """Median ns/call of each timer; samples interleave across timers, so a slow moment of a
-    shared machine spreads over all variants instead of hitting one."""
+def sampled_ns(timers: Sequence[Timer], repeats: int) -> list[list[float]]:
+    """``repeats`` ns/call samples of each timer; samples interleave across timers, so a slow
+    moment of a shared machine spreads over all variants instead of hitting one."""
     samples: list[list[float]] = [[] for _ in timers]
     for _ in range(repeats):
         for i, t in enumerate(timers):
             samples[i].append(t.sample())
-    return [statistics.median(s) for s in samples]
+    return samples
+
+
+def median_ns(timers: Sequence[Timer], repeats: int) -> list[float]:
+    """Median ns/call of each timer (``sampled_ns``)."""
+    return [statistics.median(s) for s in sampled_ns(timers, repeats)]
 
 
 @dataclass(frozen=True)
