@@ -442,7 +442,38 @@ def _extract(
         first = f" --rules {user[0].path}"
         raise IllTypedRuleError(
             f"the program extracted with the rules of {names} does not verify "
-            f"({str(e).splitlines()[0]}): a rule there unions terms of different types; "
-            f"`eqsat check-rules{first}` names it and both types"
+            f"({str(e).splitlines()[0]}): a rule there unions terms of different types"
+            f"{_type_clash(snap, user)}; `eqsat check-rules{first}` names it and both types"
         ) from None
     return out, snap, extractions, total, time.perf_counter() - t0, refine_s
+
+
+def _type_clash(snap: Snapshot, user: tuple[RuleFile, ...]) -> str:
+    """Where the graph holds one value at two types: ``" (X of T1 and Y of T2 are one value;
+    rules that build or read them: ...)"``, or "" when no e-class shows it."""
+    types = snap._type_terms
+    seen: dict[int, tuple[str, tuple[object, ...]]] = {}
+    for node, kids in enumerate(snap.kids):
+        t = next((types[k] for k in kids if k in types), None)
+        if t is None:
+            continue
+        cls = snap.owner[node]
+        other = seen.setdefault(cls, (snap.ops[node], t))
+        if other[1] != t:
+            pair = {other[0], snap.ops[node]}
+            rules = [r.label for rf in user for r in rf.rules
+                     if (r.builds | r.reads) & pair or not r.builds]  # fmt: skip
+            said = f"; rules that build or read them: {', '.join(rules)}" if rules else ""
+            return (
+                f" ({other[0]} of {_type_name(other[1])} and {snap.ops[node]} of "
+                f"{_type_name(t)} are one value{said})"
+            )
+    return ""
+
+
+def _type_name(t: tuple[object, ...]) -> str:
+    """``("type", (4, 8), "f32")`` -> ``vector<4x8xf32>``; ``("type", "f32")`` -> ``f32``."""
+    if len(t) == 3:
+        shape = "x".join(str(d) for d in t[1])  # type: ignore[union-attr]
+        return f"vector<{shape}x{t[2]}>"
+    return str(t[1])

@@ -90,6 +90,8 @@ def test_an_ill_typed_rule_in_opt_points_at_check_rules(
     assert main(["opt", EXAMPLE, "--rules", rules, "--cost", "Transpose=100"]) == 1
     err = capsys.readouterr().err
     assert "unions terms of different types" in err and f"check-rules --rules {rules}" in err
+    assert "are one value; rules that build or read them: drop-transpose" in err
+    assert "vector<3x2xf32>" in err and "vector<2x3xf32>" in err
 
 
 @pytest.mark.parametrize(
