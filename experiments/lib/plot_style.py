@@ -11,8 +11,9 @@ from typing import Any
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")  # "*" marks eqsat's choice
 LINESTYLES = ("-", "--", ":", "-.")
-# Predicted costs at or above this carry a cost model's legality penalty (the target cost
-# model's WIDE, 1e6 per register): drawn, they would stretch a log axis over six decades.
+# Predicted costs at or above this are penalties, not prices (records of earlier cost models
+# added 1e6 per register to over-wide ops; a user's table may do the same): drawn, they would
+# stretch a log axis over six decades. The shipped model has no penalty (``inf`` forbids).
 PENALTY = 1e6
 
 
