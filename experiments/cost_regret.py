@@ -149,6 +149,46 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def markdown(data: dict[str, Any]) -> str:
+    """The report: provenance, per-target summary against the goals, one row per kernel."""
+    from experiments.lib.provenance import markdown_header
+
+    lines = [markdown_header(data["provenance"]), "",
+             "Regret = eqsat's time / best time of any row (eqsat's forced alternatives and "
+             "MLIR 22's strategies) - 1; medians of `--repeats` samples in child processes "
+             "(`eqsat.bench`), one placement. Tau: Kendall tau-b of predicted cost against "
+             f"measured time over each held-out kernel's eqsat alternatives (groups of >= {MIN_GROUP}).",
+             "", "| target | kernels | geomean regret (goal <= 3%) | worst (goal <= 25%) | "
+             "eqsat <= MLIR's best (goal 90%) | tau groups | tau model (goal >= 0.8) | tau llvm-mca |",
+             "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    pct = lambda x: "-" if x is None else f"{x:.1%}"  # noqa: E731
+    num = lambda x: "-" if x is None else f"{x:.2f}"  # noqa: E731
+    for t, s in data["summary"].items():
+        share = s["at_least_mlir_best"] / s["kernels"] if s["kernels"] else None
+        lines.append(f"| {t} | {s['kernels']} | {pct(s['geomean_regret'])} | "
+                     f"{pct(s['worst_regret'])} | {pct(share)} | {s['tau_groups']} | "
+                     f"{num(s['tau_mean'])} | {num(s['mca_tau_mean'])} |")  # fmt: skip
+    lines += ["", "| target | kernel | held out | eqsat ns | best eqsat alternative ns | "
+              "MLIR's best ns | regret | alternatives (cost / ns / mca cycles) |",
+              "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for r in data["records"]:
+        if "error" in r:
+            lines.append(f"| {r['target']} | {r['kernel']} | | error: {r['error'][:80]} | | | | |")
+            continue
+        e = r["eqsat"]
+        ours = e["eqsat"].get("ns")
+        alt = min((a["ns"] for a in e.values() if a.get("ns")), default=None)
+        mb = min(r["mlir"].values()) if r["mlir"] else None
+        best = min(x for x in (alt, mb) if x is not None) if (alt or mb) else None
+        reg = ours / best - 1 if ours and best else None
+        detail = "; ".join(f"{k.replace('eqsat-forced-', '')} {a['cost']:g}/"
+                           f"{a['ns']:.0f}/{a.get('mca') or '-'}" if a.get("ns") else k
+                           for k, a in e.items())  # fmt: skip
+        lines.append(f"| {r['target']} | {r['kernel']} | {'yes' if r['held_out'] else 'no'} | "
+                     f"{num(ours)} | {num(alt)} | {num(mb)} | {pct(reg)} | {detail} |")  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
 def fill_mca(path: Path) -> int:
     """Recompute each record's alternatives (deterministic) and add llvm-mca's estimate."""
     from eqsat.targets import load_target
@@ -165,6 +205,7 @@ def fill_mca(path: Path) -> int:
                 a["mca"] = mca_cycles(alts[k]["ir"], target, r["kernel"])
     data["summary"] = summarize([r for r in data["records"] if "error" not in r])
     path.write_text(json.dumps(data, indent=1))
+    path.with_suffix(".md").write_text(markdown(data))
     return 0
 
 
@@ -172,21 +213,34 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--targets", default="avx2,x86-64-v2")
     p.add_argument("--kernels", type=int, default=12, help="kernels per target (a spread subset)")
+    p.add_argument("--start", type=int, default=0, help="offset of the spread subset")
     p.add_argument("--split", choices=["held-out", "all"], default="held-out")
     p.add_argument("--space", choices=["single", "full"], default="single")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--out", default="experiments/results/cost_regret")
     p.add_argument("--mca-only", metavar="JSON",
-                   help="fill llvm-mca estimates into an earlier run's records, time nothing")
+                   help="fill llvm-mca estimates into an earlier run's records (and write its "
+                        ".md report), time nothing")
+    p.add_argument("--merge", nargs="+", metavar="JSON",
+                   help="merge the records of several runs into --out (.json and .md)")
     args = p.parse_args()
     if args.mca_only:
         return fill_mca(Path(args.mca_only))
+    if args.merge:
+        runs = [json.loads(Path(f).read_text()) for f in args.merge]
+        records = [r for d in runs for r in d["records"]]
+        data = {"provenance": runs[0]["provenance"], "runs": [d["provenance"] for d in runs],
+                "records": records,
+                "summary": summarize([r for r in records if "error" not in r])}  # fmt: skip
+        Path(f"{args.out}.json").write_text(json.dumps(data, indent=1))
+        Path(f"{args.out}.md").write_text(markdown(data))
+        return 0
     from eqsat.targets import load_target
     from experiments.lib.provenance import record
 
     kernels = [(n, t) for n, t in corpus() if args.split == "all" or held_out(n)]
     step = max(1, len(kernels) // args.kernels)
-    subset = kernels[::step][: args.kernels]
+    subset = kernels[args.start :: step][: args.kernels]
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     records: list[dict[str, Any]] = []
