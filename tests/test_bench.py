@@ -460,3 +460,35 @@ def test_a_target_the_host_cannot_run_is_a_clear_error(capsys: pytest.CaptureFix
     rc = main(["bench", kernel, "--entry", "transpose_8x8", "--target", "avx512", *FAST])
     err = capsys.readouterr().err
     assert rc == 1 and "this host cannot execute avx512 code" in err and "Traceback" not in err
+
+
+def test_best_mlir_leaves_out_rows_only_screened() -> None:
+    from eqsat.bench.command import best_mlir
+    from eqsat.bench.harness import Agreement
+
+    ok = Agreement(True, True, 0.0)
+    report = run.Report("f", "e", load_target("avx2"), 1)
+    report.rows = [run.Row("mlir-a", ns_per_call=10.0, agreement=ok),
+                   run.Row("mlir-b", ns_per_call=8.0, agreement=ok, screened_only=True),
+                   run.Row("mlir-c", ns_per_call=9.0, agreement=Agreement(False, False, 1.0))]
+    assert best_mlir(report) == {"": ("mlir-a", 10.0)}
+
+
+@needs_mlir
+def test_full_space_search_times_finalists_and_their_twins() -> None:
+    """The staged search: rows left after the screen are marked, the best MLIR row was timed
+    in full, and a row with the same LLVM IR as a finalist is a finalist too."""
+    from eqsat.bench.command import best_mlir
+
+    target = load_target(_host_target())
+    text = (KERNELS / "transpose_8x8.mlir").read_text()
+    report = run.bench(text, "t.mlir", "transpose_8x8", target, repeats=1, placements=1,
+                       sample_seconds=0.001)  # fmt: skip
+    names = {r.variant for r in report.rows}
+    assert "mlir-default" in names and "mlir-transfer-full_unroll" in names
+    best = report.row(best_mlir(report)[""][0])
+    assert not best.screened_only and best.equal
+    final = {r.same_as or r.variant for r in report.rows if not r.screened_only}
+    for r in report.rows:
+        if r.screened_only:
+            assert (r.same_as or r.variant) not in final, r.variant

@@ -64,6 +64,7 @@ class Row:
     spread: tuple[float, float] | None = None
     same_as: str | None = None  # the row with identical LLVM IR that was timed for this one
     failure: str | None = None  # crashed, hung, refused
+    screened_only: bool = False  # timed in the search's first stage only (one placement)
 
     @property
     def equal(self) -> bool | None:
@@ -338,9 +339,14 @@ def _screen(
         for v in mb.transfer_variants(text, bases, g, avx2):
             if v.name not in by_name:
                 final.append(mlir_variant(text, v, g))
+    # a variant with the same LLVM IR as a kept one costs nothing more: keep it too, so that no
+    # row shows a screen figure next to its twin's final one
+    kept_src = {r.same_as or r.variant for r in rows if r.variant in keep}
+    keep.update(r.variant for r in rows if (r.same_as or r.variant) in kept_src)
     final += [v for v in variants if v.name.startswith("mlir-") and v.name in keep]
     only_screened = [r for r in rows if r.variant not in keep]
     for r in only_screened:
+        r.screened_only = True
         r.note = ((r.note + "; ") if r.note else "") + f"screened only (1 placement, {repeats} samples)"
         src = outputs.get(r.same_as or r.variant)
         if src is not None:
