@@ -195,6 +195,12 @@ def _output_failed(e: OSError) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if argv is None and getattr(args, "max_memory", None):
+        # The process is ours (the command line, not a caller of main()): cap its address
+        # space a little above the memory budget (process-wide, so only here).
+        from eqsat.memory import hard_limit
+
+        hard_limit(args.max_memory)
     try:
         return _run(args)
     except KeyboardInterrupt:

@@ -7,7 +7,8 @@ import sys
 from typing import TextIO
 
 from eqsat.cost_options import cost_item, native_spec
-from eqsat.inputs import positive, positive_seconds, read_input
+from eqsat.inputs import memory_size, positive, positive_seconds, read_input
+from eqsat.memory import MemoryBudget, MemoryExceeded, default_limit
 from frontend import parse, print_module
 
 
@@ -75,14 +76,32 @@ def _target_and_costs(
 
 
 def cmd_opt(args: argparse.Namespace) -> int:
+    memory = MemoryBudget(args.max_memory)
+    try:
+        return _opt(args, memory)
+    except MemoryExceeded as e:
+        print(f"eqsat: error: {e}", file=sys.stderr)
+        return 1
+    except MemoryError:  # an allocation failed under the hard limit, between two checks
+        print(f"eqsat: error: {MemoryExceeded(memory.limit, 'opt')} "
+              "(an allocation failed)", file=sys.stderr)
+        return 1
+
+
+def _opt(args: argparse.Namespace, memory: MemoryBudget) -> int:
     from eqsat.cost_options import CostFileError
     from eqsat.forced_strategies import module_cost_overrides
     from eqsat.optimize import Budget, optimize_module
     from eqsat.targets import TargetError
     from eqsat.targets.target import UnknownTarget
+    from eqsat.windows import WINDOW_OPS
 
     text, name = read_input(args.file)
-    module = parse(text, name)
+    try:
+        module = parse(text, name)
+    except MemoryError:
+        raise MemoryExceeded(memory.limit, "parse", f"of {name}") from None
+    memory.check("parse", f"of {name}")
     forced = module_cost_overrides(module)  # lowering choices of a transform.named_sequence
     machine_code = args.emit in ("llvm", "asm")
     if machine_code and not args.target and not args.costs:
@@ -97,7 +116,14 @@ def cmd_opt(args: argparse.Namespace) -> int:
         print("eqsat: error: --emit hwv needs a --target (or a --costs target file)",
               file=sys.stderr)  # fmt: skip
         return 2
-    budget = Budget(iterations=args.max_iterations, nodes=args.max_nodes, seconds=args.max_seconds)
+    budget = Budget(
+        iterations=args.max_iterations,
+        nodes=args.max_nodes,
+        seconds=args.max_seconds,
+        memory=memory,
+        # --explain and --dump-egraph describe one e-graph of the whole program
+        window=0 if args.explain or args.dump_egraph else WINDOW_OPS,
+    )
     native = args.native or None
     if target is None and native is None:
         native = {}
@@ -143,7 +169,12 @@ def cmd_opt(args: argparse.Namespace) -> int:
 
         out.write(emit_code(result.module, target, args.emit, args.layout, args.reassoc))
     else:
-        out.write(print_module(result.module, generic=args.generic))
+        try:
+            printed = print_module(result.module, generic=args.generic)
+        except MemoryError:
+            raise MemoryExceeded(memory.limit, "print") from None
+        memory.check("print")
+        out.write(printed)
     if out is not sys.stdout:
         out.close()
     if args.dump_egraph:
@@ -353,6 +384,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="per phase (default 100000)")
     p.add_argument("--max-seconds", type=positive_seconds, default=5.0,
                    help="per phase (default 5)")
+    p.add_argument("--max-memory", type=memory_size, default=default_limit(), metavar="SIZE",
+                   help="resident memory budget, e.g. 4G or 500M (default: a third of physical "
+                   "memory, at most 8G); past it every phase stops with a located error, "
+                   "saturation at half of it with stop reason 'memory'")
     p.add_argument("--generic", action="store_true", help="print every op in generic form")
     p.add_argument("--layout", choices=["nested", "flat"], default="nested",
                    help="n-D vectors as nested LLVM arrays (default) or flattened (--emit llvm/asm)")

@@ -13,6 +13,7 @@ from typing import Any
 
 from eqsat.encode import EncodedBlock
 from eqsat.extract import Term
+from eqsat.memory import MemoryBudget
 from eqsat.schema import READ_OP, Arg, Constructor, by_constructor
 from eqsat.terms import DecodeError, decode_type, term_list
 from frontend.affine import AffineMap
@@ -117,19 +118,29 @@ _FRAMES_PER_OP = 12  # value -> op -> value, plus strategy expanders and state c
 
 
 class Decoder:
-    """Rebuilds blocks from extracted roots (``roots[block index]``)."""
+    """Rebuilds blocks from extracted roots (``roots[block index]``). ``budget``, when given,
+    is checked every few hundred ops emitted; ``where`` names the function for its message."""
 
-    def __init__(self, roots: dict[int, Term]) -> None:
+    def __init__(
+        self, roots: dict[int, Term], budget: MemoryBudget | None = None, where: str = ""
+    ) -> None:
         self.roots = roots
+        self.budget = budget
+        self.where = where
+        self.emitted = 0  # ops emitted so far, over every block
 
-    def decode_block(self, enc: EncodedBlock, out: Block, outer: dict[int, Value]) -> None:
+    def decode_block(
+        self, enc: EncodedBlock, out: Block, outer: dict[int, Value]
+    ) -> list[Value]:
+        """Append ``enc``'s ops to ``out``; returns the values of its window outputs."""
         # Decoding recurses along def-use chains (a few Python frames per op), so a long chain
         # needs more than Python's default 1,000 frames. Python 3.12 keeps Python-to-Python
         # calls off the C stack, so a limit that grows with the block is safe.
         limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, _FRAMES_PER_OP * len(enc.block.ops) + 1_000))
+        ops = enc.ops or len(enc.block.ops)
+        sys.setrecursionlimit(max(limit, _FRAMES_PER_OP * ops + 1_000))
         try:
-            _BlockDecoder(self, enc, out, outer).run()
+            return _BlockDecoder(self, enc, out, outer).run()
         finally:
             sys.setrecursionlimit(limit)
 
@@ -142,17 +153,17 @@ class _BlockDecoder:
         self.values: dict[int, Any] = {}  # id(term) -> Value | Operation (multi) | None (state)
         self.reads: dict[int, list[Term]] = {}  # id(state term) -> reads of that state
 
-    def run(self) -> None:
+    def run(self) -> list[Value]:
         root = self.dec.roots[self.enc.index]
         self._collect_reads(root)
         outs, mem, io = root.args
         self.state(mem)  # type: ignore[arg-type]
         self.state(io)  # type: ignore[arg-type]
         values = [self.value(t) for t in term_list(outs)]  # type: ignore[arg-type]
-        ops = self.enc.block.ops
-        last = ops[-1] if ops else None
-        if last is not None and last.spec is not None and last.spec.has("terminator"):
+        last = self.enc.terminator
+        if last is not None:
             self.emit(Operation(last.name, values, [], dict(last.attributes), [], last.loc))
+        return values
 
     def _collect_reads(self, root: Term) -> None:
         seen: set[int] = set()
@@ -179,6 +190,10 @@ class _BlockDecoder:
     # -- emission ------------------------------------------------------------------------
     def emit(self, op: Operation) -> Operation:
         self.out.append(op)
+        dec = self.dec
+        dec.emitted += 1
+        if dec.budget is not None:
+            dec.budget.tick(dec.emitted, "decode", lambda: f"at output op {dec.emitted}{dec.where}")
         return op
 
     def value(self, t: Term) -> Value:

@@ -27,8 +27,15 @@ from frontend.attributes import (
     DenseArrayAttr,
     EnumAttr,
 )
+from eqsat.memory import MemoryBudget
 from frontend.ir import Block, Operation, Value
 from frontend.types import Type, VectorType
+
+
+def located(op: Operation) -> str:
+    """``at op NAME (FILE:LINE:COL)``: where a phase was working, for budget messages."""
+    loc = op.loc
+    return f"at op {op.name}" + (f" ({loc})" if loc is not None else "")
 
 
 def egg_string(s: str) -> str:
@@ -93,6 +100,12 @@ class EncodedBlock:
     # barrier -> its regions' encoded blocks (None: a frozen region, cloned as it is)
     nested: dict[int, list[list[EncodedBlock]] | None] = field(default_factory=dict)
     masked: dict[int, Operation] = field(default_factory=dict)  # Masked id -> the masked op
+    # The block's terminator, re-emitted after the ops (None: the block or window has none).
+    terminator: Operation | None = None
+    # A window of a block (``Encoder.encode_block(ops=...)``): the values it defines that later
+    # windows use, which its root returns in place of the terminator's operands.
+    outputs: list[Value] = field(default_factory=list)
+    ops: int = 0  # ops encoded (a window's share of the block)
 
 
 def masked_op(op: Operation) -> Operation | None:
@@ -130,10 +143,10 @@ def _nested_ops(op: Operation) -> list[Operation]:
 class _Names:
     """The egglog expression of each value visible in the block being encoded."""
 
-    def __init__(self, enc: EncodedBlock) -> None:
+    def __init__(self, enc: EncodedBlock, bind_args: bool = True) -> None:
         self.enc = enc
         self.exprs: dict[int, str] = {}
-        for i, a in enumerate(enc.block.args):
+        for i, a in enumerate(enc.block.args if bind_args else ()):
             self.exprs[id(a)] = f"(Arg {enc.index} {i} {encode_type(a.type)})"
 
     def use(self, v: Value) -> str:
@@ -159,31 +172,45 @@ class _Names:
 
 
 class Encoder:
-    """Encodes the blocks of a program into one egglog text, numbering blocks and barriers."""
+    """Encodes the blocks of a program into one egglog text, numbering blocks and barriers.
 
-    def __init__(self) -> None:
+    ``budget``, when given, is checked every few hundred ops (``MemoryBudget.tick``)."""
+
+    def __init__(self, budget: MemoryBudget | None = None) -> None:
         self.lines: list[str] = []
         self.blocks: list[EncodedBlock] = []
         self.next_barrier = 0
         self.next_alloc = 0
+        self.budget = budget
+        self.encoded = 0  # ops encoded so far, nested ones included
 
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
 
-    def encode_block(self, block: Block) -> EncodedBlock:
+    def encode_block(
+        self, block: Block, ops: list[Operation] | None = None, outputs: list[Value] = ()
+    ) -> EncodedBlock:
+        """Encode ``block``, or only ``ops``, a window of its ops (``eqsat.windows``): then
+        every value from outside the window, the block's arguments included, is a capture, and
+        the root returns ``outputs`` (the terminator's operands if the window ends with it)."""
         enc = EncodedBlock(len(self.blocks), block, f"$root{len(self.blocks)}")
         self.blocks.append(enc)
         b = enc.index
-        names = _Names(enc)
+        names = _Names(enc, bind_args=ops is None)
         state = {"mem": f'(StInit {b} "mem")', "io": f'(StInit {b} "io")'}
-        ops = block.ops
+        ops = block.ops if ops is None else ops
         last = ops[-1] if ops else None
         term = (
             last
             if last is not None and last.spec is not None and last.spec.has("terminator")
             else None
         )
+        enc.terminator, enc.outputs, enc.ops = term, list(outputs), len(ops)
+        budget = self.budget
         for n, op in enumerate(ops if term is None else ops[:-1]):
+            self.encoded += 1
+            if budget is not None:
+                budget.tick(self.encoded, "encode", lambda op=op: located(op))
             var = f"$b{b}_{n}"
             inner = masked_op(op)
             if inner is not None:  # (Masked type mask passthru inner)
@@ -209,7 +236,7 @@ class Encoder:
             if c.effect in (WRITE_OP, PRINT_OP):
                 state["mem" if c.effect == WRITE_OP else "io"] = var
             names.define_results(op, var, c.sort == "Multi")
-        outs = term.operands if term is not None else []
+        outs = term.operands if term is not None else enc.outputs
         self.lines.append(
             f"(let {enc.root} (Exit {names.uses(list(outs))} {state['mem']} {state['io']}))"
         )

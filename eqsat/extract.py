@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from itertools import islice
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -25,6 +26,7 @@ from functools import cached_property
 from egglog import bindings
 
 from eqsat.egraph import EGraph
+from eqsat.memory import MemoryBudget
 
 type Literal = int | float | str | bool | None | tuple[Literal | Term, ...] | Term
 
@@ -348,26 +350,34 @@ class Snapshot:
         return dense
 
     def extract(
-        self, root: str | tuple[str, bindings.Value], cost: CostFn, *, dag: bool = False
+        self,
+        root: str | tuple[str, bindings.Value],
+        cost: CostFn,
+        *,
+        dag: bool = False,
+        budget: MemoryBudget | None = None,
     ) -> Extraction:
-        """See ``extract``."""
+        """See ``extract``; ``budget`` is checked as e-classes are finalised."""
         cls = self.root(root)
-        best = _knuth(self, cls, cost, dag)
+        sets: dict[int, dict[int, float]] = {}
+        best = _knuth(self, cls, cost, dag, sets=sets, budget=budget)
         if best.get(cls) is None:
             raise ExtractionError(f"root {root!r} has no finite term (only cycles)")
-        return self.result(cls, best, cost, dag=dag)
+        return self.result(cls, best, cost, dag=dag, sets=sets if dag else None)
 
     def result(
-        self, cls: int, best: Mapping[int, int], cost: CostFn, *, dag: bool
+        self,
+        cls: int,
+        best: Mapping[int, int],
+        cost: CostFn,
+        *,
+        dag: bool,
+        sets: Mapping[int, dict[int, float]] | None = None,
     ) -> Extraction:
-        """The extraction of e-class ``cls`` for a choice of node per e-class (``best``)."""
+        """The extraction of e-class ``cls`` for a choice of node per e-class (``best``);
+        ``sets``: the DAG extractor's sets below each class, if it ran (else recomputed)."""
         order = postorder(self, cls, best)
-        sets: dict[int, dict[int, float]] = {}
-        for c in order:
-            own, below = dag_below(self, best[c], sets, cost)
-            below[c] = own
-            sets[c] = below
-        dag_cost = sum(sets[cls].values())
+        dag_cost = self._dag_cost(cls, order, best, cost, sets)
         costs: dict[int, float] = {}
         for c in order:
             node = best[c]
@@ -382,6 +392,42 @@ class Snapshot:
             classes=len(order),
             choice={c: best[c] for c in order},
         )
+
+    def _dag_cost(
+        self,
+        cls: int,
+        order: Sequence[int],
+        best: Mapping[int, int],
+        cost: CostFn,
+        sets: Mapping[int, dict[int, float]] | None,
+    ) -> float:
+        """Each e-class of the chosen term paid once at its own cost, except inside a
+        ``Tiled`` kernel, which its ``Tiled`` node pays ``count`` times (see ``dag_below``):
+        the classes reached from the root without entering a kernel. Linear in the term;
+        ``sets`` are the extractor's (capped) sets below each class, for the kernels."""
+        if sets is None:
+            sets = {}
+            for c in order:
+                own, below = dag_below(self, best[c], sets, cost)
+                below[c] = own
+                sets[c] = _capped(below)  # type: ignore[index]
+        total = 0.0
+        seen = {cls}
+        todo = [cls]
+        while todo:
+            c = todo.pop()
+            node = best[c]
+            k = self.kids[node]
+            if self.ops[node] == "Tiled" and len(k) >= 2:
+                total += dag_below(self, node, sets, cost)[0]
+                k = (k[0],) + k[2:]  # the kernel is in the Tiled node's own cost
+            else:
+                total += cost(self.ops[node], self.cost_lits[node], (0.0,) * len(k))
+            for kid in k:
+                if kid not in seen:
+                    seen.add(kid)
+                    todo.append(kid)
+        return total
 
     def class_costs(self, root: int, cost: CostFn) -> tuple[dict[int, int], dict[int, float]]:
         """Optimal tree cost of every e-class reachable from ``root`` (no early stop), with the
@@ -445,6 +491,15 @@ def _reachable(snap: Snapshot, root: int) -> list[int]:
     return nodes
 
 
+# DAG mode keeps, for every final e-class, the classes below it with their own costs. Exact, that
+# is quadratic in program length (every value of a long program has most of the program below
+# it: a 20,000-op chain held 200 million entries, 4 GB). So a set keeps at most DAG_SET_CAP
+# entries, the ones added last (the nearest below, as ``_union`` adds a node's own class last):
+# sharing between alternatives is seen within that horizon, and what lies beyond it counts as
+# paid. Below the cap the choice is the exact greedy one.
+DAG_SET_CAP = 256
+
+
 def _knuth(
     snap: Snapshot,
     root: int,
@@ -452,18 +507,22 @@ def _knuth(
     dag: bool,
     full: bool = False,
     value: dict[int, float] | None = None,
+    budget: MemoryBudget | None = None,
+    sets: dict[int, dict[int, float]] | None = None,
 ) -> dict[int, int]:
     """Knuth's generalisation of Dijkstra to hypergraphs: e-classes are finalised cheapest first;
     a node is costed once, when its last child class is final. Stops when the root is final
     (``full``: when every reachable class is). Returns e-class -> chosen node; ``value``, when
-    given, receives each final class's cost."""
+    given, receives each final class's cost. With capped DAG sets a node can cost less than a
+    child (what the cap dropped): the order is then only nearly cheapest first."""
     ops, owner, lits, kids = snap.ops, snap.owner, snap.cost_lits, snap.kids
     missing: dict[int, int] = {}
     heap: list[tuple[float, int]] = []
     best: dict[int, int] = {}
     if value is None:
-        value = {}  # final e-class costs (tree mode)
-    sets: dict[int, dict[int, float]] = {}  # DAG mode: e-class -> own cost of each class below
+        value = {}  # final e-class costs
+    if sets is None:
+        sets = {}  # DAG mode: e-class -> own cost of each class below (capped)
 
     pending: dict[int, float] = {}  # e-class -> cheapest cost pushed so far
 
@@ -489,17 +548,21 @@ def _knuth(
         missing[node] = arity[node]
         if not arity[node]:
             push(node)
+    popped = 0
     while heap:
         total, node = heapq.heappop(heap)
         cls = owner[node]
         if cls in best:
             continue
-        best[cls] = node
-        value[cls] = total
+        popped += 1
+        if budget is not None:
+            budget.tick(popped, "extract", lambda: f"at e-class {popped} of {len(missing)}")
         if dag:
             own, below = dag_below(snap, node, sets, cost)
             below[cls] = own
-            sets[cls] = below
+            sets[cls] = _capped(below)
+        best[cls] = node
+        value[cls] = total
         if cls == root and not full:
             break
         for parent in parents[cls]:
@@ -511,6 +574,16 @@ def _knuth(
     return best
 
 
+TILE_LEAVES = frozenset({"TileOf", "TileAt"})
+
+
+def _capped(below: dict[int, float]) -> dict[int, float]:
+    """The last ``DAG_SET_CAP`` entries of a set (see ``DAG_SET_CAP``)."""
+    if len(below) <= DAG_SET_CAP:
+        return below
+    return dict(islice(below.items(), len(below) - DAG_SET_CAP, None))
+
+
 def dag_below(
     snap: Snapshot, node: int, sets: Mapping[int, dict[int, float]], cost: CostFn
 ) -> tuple[float, dict[int, float]]:
@@ -519,7 +592,9 @@ def dag_below(
 
     A ``(Tiled t count tile kernel srcs)`` node runs its kernel ``count`` times: the kernel's
     classes that the sources (and the type) do not already hold are paid ``count`` times, as
-    part of the Tiled node's own cost, and are not shared with the rest of the term."""
+    part of the Tiled node's own cost, and are not shared with the rest of the term. A tile
+    leaf (``TileOf``/``TileAt``) holds nothing below it: its operand is one of the sources
+    (with capped sets, a set of the whole operand would leave some of it in the kernel)."""
     op, lits, kids = snap.ops[node], snap.cost_lits[node], snap.kids[node]
     own = cost(op, lits, (0.0,) * len(kids))
     if op == "Tiled" and len(kids) >= 2:
@@ -527,6 +602,8 @@ def dag_below(
         kernel = sets[kids[1]]
         own += lits[0] * sum(v for c, v in kernel.items() if c not in outside)  # type: ignore
         return own, outside
+    if op in TILE_LEAVES:
+        return own, {}  # the whole operand is one of the Tiled node's sources, paid outside
     return own, _union(sets, kids)
 
 

@@ -47,3 +47,13 @@ def positive_seconds(text: str) -> float:
     if not 0 < x < float("inf"):
         raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text}")
     return x
+
+
+def memory_size(text: str) -> int:
+    """An argparse type: a memory size such as ``4G`` or ``500M``, in bytes."""
+    from eqsat.memory import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None

@@ -25,7 +25,9 @@ from eqsat.saturate import Phase, SaturationReport, saturate
 from eqsat.schema import schema_text
 from frontend import parse
 from frontend.errors import MLIRError
-from frontend.ir import Block, Module, Operation, Region
+from eqsat.memory import MemoryBudget, MemoryExceeded
+from eqsat.windows import WINDOW_OPS, Window, merge_reports, plan_windows
+from frontend.ir import Block, Module, Operation, Region, Value
 from frontend.printer import print_module
 from frontend.verifier import verify_module
 
@@ -73,6 +75,9 @@ class Budget:
     seconds: float = 5.0
     match_limit: int | None = 1000
     ban_length: int = 5
+    # Resident-size budget (None: unchecked), and the ops per window of a long body (0: whole).
+    memory: MemoryBudget | None = None
+    window: int = WINDOW_OPS
 
 
 @dataclass
@@ -89,6 +94,7 @@ class OptimizeResult:
     extractions: dict[int, Extraction] = field(default_factory=dict)
     encoder: Encoder | None = None
     cost_model: CostModel | None = None
+    windows: int = 1  # e-graphs the program was optimized in (eqsat.windows)
     # The later rounds: what each round's extraction chose (their e-graphs and snapshots
     # only with ``optimize_module(..., keep_rounds=True)``, for explanations).
     later_rounds: tuple[OptimizeResult, ...] = ()
@@ -320,35 +326,30 @@ def _optimize_once(
     after_phase: PhaseHook | None = None,
     keep_rounds: bool = False,
 ) -> OptimizeResult:
-    """One round: encode, saturate, extract and decode every function body."""
+    """One round: encode, saturate, extract and decode every function body. A body longer
+    than ``budget.window`` ops is optimized a window at a time (``_optimize_windowed``)."""
+    funcs = [
+        op for op in module.ops if op.name == "func.func" and op.regions and op.regions[0].blocks
+    ]
+    if budget.window and after_phase is None:
+        plans = {id(f): plan_windows(f.regions[0].blocks[0], budget.window) for f in funcs}
+        if any(len(p) > 1 for p in plans.values()):
+            return _optimize_windowed(module, funcs, plans, rules, budget, cost, native,
+                                      extractor, user)
+    memory = budget.memory
     t0 = time.perf_counter()
-    enc = Encoder()
-    encoded = {}
-    for op in module.ops:
-        if op.name == "func.func" and op.regions and op.regions[0].blocks:
-            encoded[id(op)] = enc.encode_block(op.regions[0].blocks[0])
+    enc = Encoder(memory)
+    encoded = {id(op): enc.encode_block(op.regions[0].blocks[0]) for op in funcs}
     eg = EGraph()
     eg.run(schema_text(), "<schema>")
     files = tuple(rf for group in rules.values() for rf in group)
     for rf in files:
         rf.install(eg)
-    eg.run(enc.text(), "<program>")
+    _load(eg, enc, memory, _where([(funcs[0], None)]) if funcs else "")
     if native:
         eg.run(native_tile_facts(module, native), "<native tiles>")
     t1 = time.perf_counter()
-    phases = [
-        Phase(
-            name,
-            ("typing",) + tuple(rs for rf in group for rs in rf.rulesets),
-            max_iterations=budget.iterations,
-            node_limit=budget.nodes,
-            time_limit=budget.seconds,
-            match_limit=budget.match_limit,
-            ban_length=budget.ban_length,
-        )
-        for name, group in rules.items()
-        if any(rf.rulesets for rf in group)
-    ]
+    phases = _phases(rules, budget)
     if after_phase is None:
         report = saturate(eg, phases)
     else:  # one phase at a time, extracting after each
@@ -356,14 +357,14 @@ def _optimize_once(
         for phase in phases:
             reports.extend(saturate(eg, phase).phases)
             try:
-                now = _extract(eg, enc, encoded, module, cost, extractor, user)[0]
+                now = _extract(eg, enc, encoded, module, cost, extractor, user, memory)[0]
             except (ExtractionError, MLIRError, IllTypedRuleError) as e:
                 now = f"no program to extract: {str(e).splitlines()[0]}"
             after_phase(phase.name, now)
         report = SaturationReport(tuple(reports))
     t2 = time.perf_counter()
     out, snap, extractions, total, decode, pressure = _extract(
-        eg, enc, encoded, module, cost, extractor, user
+        eg, enc, encoded, module, cost, extractor, user, memory
     )
     t3 = time.perf_counter()
     return OptimizeResult(
@@ -395,6 +396,7 @@ def _extract(
     cost: CostModel,
     extractor: str,
     user: tuple[RuleFile, ...] = (),
+    memory: MemoryBudget | None = None,
 ) -> tuple[Module, Snapshot, dict[int, Extraction], float, float, float]:
     """Extract every block's root from ``eg`` and decode them into a new, verified module;
     also the seconds decoding took and those the pressure refinement took."""
@@ -410,7 +412,7 @@ def _extract(
 
             ex = extract_exact(snap, b.root, cost)
         else:
-            ex = snap.extract(b.root, cost, dag=extractor == "fast")
+            ex = snap.extract(b.root, cost, dag=extractor == "fast", budget=memory)
         if program is not None and extractor != "tree":
             from eqsat.extract_refine import refine
 
@@ -421,7 +423,7 @@ def _extract(
         extractions[b.index] = ex
         total += ex.cost
     t0 = time.perf_counter()
-    decoder = Decoder(roots)
+    decoder = Decoder(roots, memory)
     out = Module([], dict(module.attributes), module.name, module.source)
     for op in module.ops:
         e = encoded.get(id(op))
@@ -433,6 +435,12 @@ def _extract(
         decoder.decode_block(e, block, {})
         new = Operation(op.name, [], [], dict(op.attributes), [Region([block])], op.loc)
         out.body.append(new)
+    _verify(out, user, snap)
+    return out, snap, extractions, total, time.perf_counter() - t0, refine_s
+
+
+def _verify(out: Module, user: tuple[RuleFile, ...], snap: Snapshot | None = None) -> None:
+    """Verify the extracted program; a failure with user rules is theirs (ill-typed)."""
     try:
         verify_module(out)
     except MLIRError as e:
@@ -443,9 +451,9 @@ def _extract(
         raise IllTypedRuleError(
             f"the program extracted with the rules of {names} does not verify "
             f"({str(e).splitlines()[0]}): a rule there unions terms of different types"
-            f"{_type_clash(snap, user)}; `eqsat check-rules{first}` names it and both types"
+            f"{_type_clash(snap, user) if snap is not None else ''}; "
+            f"`eqsat check-rules{first}` names it and both types"
         ) from None
-    return out, snap, extractions, total, time.perf_counter() - t0, refine_s
 
 
 def _type_clash(snap: Snapshot, user: tuple[RuleFile, ...]) -> str:
@@ -477,3 +485,180 @@ def _type_name(t: tuple[object, ...]) -> str:
         shape = "x".join(str(d) for d in t[1])  # type: ignore[union-attr]
         return f"vector<{shape}x{t[2]}>"
     return str(t[1])
+
+
+def _phases(rules: dict[str, tuple[RuleFile, ...]], budget: Budget) -> list[Phase]:
+    return [
+        Phase(
+            name,
+            ("typing",) + tuple(rs for rf in group for rs in rf.rulesets),
+            max_iterations=budget.iterations,
+            node_limit=budget.nodes,
+            time_limit=budget.seconds,
+            match_limit=budget.match_limit,
+            ban_length=budget.ban_length,
+            memory=budget.memory,
+        )
+        for name, group in rules.items()
+        if any(rf.rulesets for rf in group)
+    ]
+
+
+def _optimize_windowed(
+    module: Module,
+    funcs: list[Operation],
+    plans: dict[int, list[Window]],
+    rules: dict[str, tuple[RuleFile, ...]],
+    budget: Budget,
+    cost: CostModel,
+    native: dict[str, int] | None,
+    extractor: str,
+    user: tuple[RuleFile, ...],
+) -> OptimizeResult:
+    """``_optimize_once`` for a module with a body longer than one window (``eqsat.windows``):
+    the short bodies together, then each window of the long ones, each piece in the e-graph of
+    the schema and rules (``push``/``pop``), the memory budget checked between pieces. The
+    result has no e-graph or snapshot (there is none of the whole program)."""
+    memory = budget.memory
+    seconds = dict.fromkeys(("encode", "saturate", "extract", "decode"), 0.0)
+    t0 = time.perf_counter()
+    eg = EGraph()
+    eg.run(schema_text(), "<schema>")
+    files = tuple(rf for group in rules.values() for rf in group)
+    for rf in files:
+        rf.install(eg)
+    phases = _phases(rules, budget)
+    seconds["encode"] += time.perf_counter() - t0
+    blocks = {id(f): Block([a.type for a in f.regions[0].blocks[0].args]) for f in funcs}
+    outer: dict[int, dict[int, Value]] = {
+        id(f): {id(a): n for a, n in zip(f.regions[0].blocks[0].args, blocks[id(f)].args)}
+        for f in funcs
+    }
+    whole: list[tuple[Operation, Window | None]] = [(f, None) for f in funcs
+                                                    if len(plans[id(f)]) == 1]
+    pieces = [whole] + [[(f, w)] for f in funcs if len(plans[id(f)]) > 1 for w in plans[id(f)]]
+    facts = native_tile_facts(module, native) if native else ""
+    reports: list[SaturationReport] = []
+    total = 0.0
+    state: dict[str, object] = {"phase": "encode"}
+    for piece in pieces:
+        if not piece:
+            continue
+        try:
+            total += _optimize_piece(eg, piece, phases, cost, extractor, facts, memory,
+                                     blocks, outer, seconds, reports, state)
+        except MemoryError:  # an allocation failed under the hard limit, between two checks
+            if memory is None:
+                raise
+            raise MemoryExceeded(memory.limit, str(state["phase"]), _where(piece)) from None
+    t4 = time.perf_counter()
+    out = Module([], dict(module.attributes), module.name, module.source)
+    for op in module.ops:
+        if id(op) not in blocks:
+            out.body.append(op)
+            continue
+        region = Region([blocks[id(op)]])
+        out.body.append(Operation(op.name, [], [], dict(op.attributes), [region], op.loc))
+    _verify(out, user)
+    seconds["decode"] += time.perf_counter() - t4
+    return OptimizeResult(
+        out,
+        merge_reports(reports),
+        files,
+        seconds,
+        total,
+        cost_model=cost,
+        windows=sum(1 for p in pieces if p),
+    )
+
+
+def _optimize_piece(
+    eg: EGraph,
+    piece: list[tuple[Operation, Window | None]],
+    phases: list[Phase],
+    cost: CostModel,
+    extractor: str,
+    facts: str,
+    memory: MemoryBudget | None,
+    blocks: dict[int, Block],
+    outer: dict[int, dict[int, Value]],
+    seconds: dict[str, float],
+    reports: list[SaturationReport],
+    state: dict[str, object],
+) -> float:
+    """Encode, saturate, extract and decode one piece (whole bodies, or one window of a body)
+    into ``blocks``; ``outer`` maps each function's values to their decoded ones. ``state``
+    receives the phase under way (for a failed allocation's message). Returns the extracted
+    cost."""
+    total = 0.0
+    eg.run("(push)", "<window>")
+    state["phase"] = "encode"
+    t0 = time.perf_counter()
+    enc = Encoder(memory)
+    encoded = [
+        enc.encode_block(f.regions[0].blocks[0], w.ops if w else None, w.outputs if w else ())
+        for f, w in piece
+    ]
+    _load(eg, enc, memory, _where(piece))
+    if facts:
+        eg.run(facts, "<native tiles>")
+    t1 = time.perf_counter()
+    state["phase"] = "saturate"
+    reports.append(saturate(eg, phases))
+    t2 = time.perf_counter()
+    state["phase"] = "extract"
+    snap = Snapshot(eg)
+    program = getattr(cost, "program_cost", None)  # a target's pressure term, as _extract
+    roots = {}
+    for b in enc.blocks:
+        if extractor == "exact":
+            from eqsat.extract_exact import extract_exact
+
+            ex = extract_exact(snap, b.root, cost)
+        else:
+            ex = snap.extract(b.root, cost, dag=extractor == "fast", budget=memory)
+        if program is not None and extractor != "tree":
+            from eqsat.extract_refine import refine
+
+            ex = refine(snap, snap.root(b.root), cost, ex, program, cost.class_registers(snap))
+        roots[b.index] = ex.term
+        total += ex.cost
+    t3 = time.perf_counter()
+    state["phase"] = "decode"
+    for (f, w), e in zip(piece, encoded, strict=True):
+        decoder = Decoder(roots, memory, f" ({_where([(f, w)]).removeprefix('in ')})")
+        values = decoder.decode_block(e, blocks[id(f)], outer[id(f)])
+        if w is not None:
+            outer[id(f)].update(zip(map(id, w.outputs), values))
+    eg.run("(pop)", "<window>")
+    for k, dt in zip(seconds, (t1 - t0, t2 - t1, t3 - t2, time.perf_counter() - t3)):
+        seconds[k] += dt
+    return total
+
+
+def _where(piece: list[tuple[Operation, Window | None]]) -> str:
+    """The piece of the program a phase was working on, for budget messages."""
+    f, w = piece[0]
+    if w is None:
+        return f"in the function at {f.loc}"
+    return f"at ops {w.start}-{w.end} of the function at {f.loc} (from {w.ops[0].loc})"
+
+
+# Program text is handed to egglog this many ``let`` lines at a time, the memory budget read
+# between (one egglog command cannot be interrupted).
+LOAD_LINES = 2048
+
+
+def _load(
+    eg: EGraph,
+    enc: Encoder,
+    memory: MemoryBudget | None,
+    where: str,
+) -> None:
+    """Run the encoded program in egglog, in slices of ``LOAD_LINES`` lines."""
+    lines = enc.lines
+    for start in range(0, len(lines), LOAD_LINES):
+        eg.run("\n".join(lines[start : start + LOAD_LINES]) + "\n", "<program>")
+        if memory is not None:
+            end = min(start + LOAD_LINES, len(lines))
+            memory.check("encode", lambda: f"loading line {end} of {len(lines)} {where}".rstrip())

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from eqsat.egraph import EGraph
+from eqsat.memory import MemoryBudget
 
 # Defaults: egg's runner uses 30 iterations, 10,000 nodes, 5 s. Our graphs hold whole programs
 # with types as terms (a 200-op program is ~1,100 e-nodes after saturation), so the node limit is
@@ -51,6 +52,13 @@ class StopReason(StrEnum):
     ITERATION_LIMIT = "iteration-limit"
     NODE_LIMIT = "node-limit"
     TIME_LIMIT = "time-limit"
+    MEMORY = "memory"
+
+
+# Saturation stops (stop reason "memory") when the process's resident size would pass this
+# share of the memory budget after one more iteration like the last: extraction, decoding and
+# printing the result need the rest.
+SATURATE_MEMORY_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -68,6 +76,7 @@ class Phase:
     time_limit: float = TIME_LIMIT
     match_limit: int | None = MATCH_LIMIT
     ban_length: int = BAN_LENGTH
+    memory: MemoryBudget | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rulesets", tuple(self.rulesets))
@@ -188,6 +197,8 @@ def _run_phase(egraph: EGraph, phase: Phase, count_classes: bool) -> PhaseReport
     pending: dict[str, int] = {}  # rule -> matches found but held back by the scheduler
     stop = StopReason.ITERATION_LIMIT
     counted = idle_run = 0
+    memory = phase.memory
+    resident = memory.used() if memory is not None else 0
     while step is not None and counted < phase.max_iterations:
         t0 = time.perf_counter()
         stats = egraph.run_schedule(step, f"<phase {phase.name}>")
@@ -221,6 +232,11 @@ def _run_phase(egraph: EGraph, phase: Phase, count_classes: bool) -> PhaseReport
         ):
             stop = StopReason.TIME_LIMIT
             break
+        if memory is not None:  # stop before one more step like the last passes the share
+            before, resident = resident, memory.used()
+            if 2 * resident - before > memory.limit * SATURATE_MEMORY_SHARE:
+                stop = StopReason.MEMORY
+                break
         if idle_run >= MAX_IDLE_STEPS:
             break  # bans that long mean the rules are exploding: report the iteration limit
     if step is None:

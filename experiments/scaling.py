@@ -2,6 +2,9 @@
 
     python experiments/scaling.py [--quick | --smoke] [--out DIR] [--cluster ADDR] [--fresh]
 
+Memory axis: every run records the peak resident size while it parses and optimizes, and
+how much it grew (``--memory`` runs only issue 20's straight-line programs and addf chains).
+
 Families: one contract (4x4x4 to 128x128x128) and one transpose (8x8 to 128x128) against
 vector size; chains of 1 to 500 ops (contract, transpose, addf, mulf cycled) and random
 whole programs up to 10k ops against program length; a chain of 80 dependent 8x8x8 matmuls
@@ -26,6 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from experiments.lib import scaling_programs as programs  # noqa: E402
+from experiments.lib.provenance import record, write_sidecar  # noqa: E402
 from experiments.sweeplib import Spec, run_sweep  # noqa: E402
 from experiments.sweeplib.runner import (  # noqa: E402
     add_plan_arguments,
@@ -47,9 +51,12 @@ FAMILIES = {
     "chain": ("ops in a chain", programs.mixed_chain),
     "program": ("ops in a random program", programs.random_program),
     "matmul-chain": ("matmuls in a chain", programs.matmul_chain),
+    # issue 20's programs: random straight-line 8x8/8/f32 code, and a chain of addf
+    "straight": ("ops in a straight-line program", programs.straight_line),
+    "addf-chain": ("addf in a chain", programs.addf_chain),
 }
 SIZE_FAMILIES = ("contract", "transpose")
-LENGTH_FAMILIES = ("chain", "program")
+LENGTH_FAMILIES = ("chain", "program", "straight", "addf-chain")
 
 PLANS: dict[str, dict[str, Sequence[int]]] = {
     "full": {
@@ -58,6 +65,8 @@ PLANS: dict[str, dict[str, Sequence[int]]] = {
         "chain": (1, 2, 5, 10, 20, 50, 100, 200, 500),
         "program": (100, 300, 1000, 3000, 10_000),
         "matmul-chain": (DIALEGG_CHAIN,),
+        "straight": (1000, 4000, 16_000, 100_000),
+        "addf-chain": (1000, 5000, 20_000),
     },
     "quick": {
         "contract": (4, 16, 64, 128),
@@ -65,6 +74,8 @@ PLANS: dict[str, dict[str, Sequence[int]]] = {
         "chain": (1, 10, 50, 200),
         "program": (100, 300, 1000),
         "matmul-chain": (DIALEGG_CHAIN,),
+        "straight": (1000, 4000),
+        "addf-chain": (1000, 4000),
     },
     "smoke": {
         "contract": (4, 16),
@@ -72,6 +83,13 @@ PLANS: dict[str, dict[str, Sequence[int]]] = {
         "chain": (1, 10),
         "program": (50,),
         "matmul-chain": (DIALEGG_CHAIN,),
+        "straight": (50,),
+        "addf-chain": (50,),
+    },
+    # the memory axis alone: issue 20's two families at growing length
+    "memory": {
+        "straight": (1000, 4000, 16_000),
+        "addf-chain": (1000, 4000, 16_000),
     },
 }
 
@@ -81,12 +99,13 @@ def specs(plan: str) -> list[Spec]:
     out = []
     for family, sizes in PLANS[plan].items():
         for size in sizes:
-            repeat = 1 if plan == "smoke" or (family == "program" and size > 1000) else 3
+            repeat = 1 if plan in ("smoke", "memory") or size > 1000 else 3
             out.append(
                 Spec(
                     STUDY,
                     RUN,
-                    {"family": family, "size": size, "repeat": repeat},
+                    {"family": family, "size": size, "repeat": repeat,
+                     "isolate": plan == "memory"},
                     target=TARGET,
                 )
             )
@@ -94,7 +113,33 @@ def specs(plan: str) -> list[Spec]:
 
 
 def run(spec: Spec) -> dict[str, Any]:
-    """Optimize the spec's program ``repeat`` times; the best time of each stage, the sizes."""
+    """Optimize the spec's program ``repeat`` times; the best time of each stage, the sizes.
+    ``isolate``: in a fresh process, whose peak resident size is then the run's alone (a
+    process that ran larger programs before keeps their memory)."""
+    if spec.params.get("isolate"):
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        from dataclasses import replace
+
+        inner = replace(spec, params={**spec.params, "isolate": False})
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(1, mp_context=ctx) as pool:
+            return pool.submit(_run_measured, inner).result()
+    return _run_measured(spec)
+
+
+def _run_measured(spec: Spec) -> dict[str, Any]:
+    """``run`` in this process; ``process_peak_mb``: the process's peak resident size."""
+    import resource
+
+    out = _run(spec)
+    out["process_peak_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    return out
+
+
+def _run(spec: Spec) -> dict[str, Any]:
+    from eqsat.memory import PeakSampler
     from eqsat.optimize import Budget, optimize_module
     from eqsat.targets import load_target
     from frontend import parse
@@ -107,12 +152,15 @@ def run(spec: Spec) -> dict[str, Any]:
     native = dict(load_target(spec.target).width) if spec.target else None
     budget = Budget(**spec.budget)
     best: dict[str, float] = {}
+    peak = grown = 0
     for _ in range(int(spec.params.get("repeat", 1))):
         t0 = time.perf_counter()
-        module = parse(text, f"<{family} {size}>")
-        parsed = time.perf_counter()
-        result = optimize_module(module, budget=budget, native=native)
+        with PeakSampler() as mem:
+            module = parse(text, f"<{family} {size}>")
+            parsed = time.perf_counter()
+            result = optimize_module(module, budget=budget, native=native)
         total = time.perf_counter() - t0
+        peak, grown = max(peak, mem.peak), max(grown, mem.peak - mem.start)
         times = dict(result.seconds, parse=parsed - t0, total=total)
         best = {k: min(v, best.get(k, math.inf)) for k, v in times.items()}
     phases = result.report.phases
@@ -131,6 +179,10 @@ def run(spec: Spec) -> dict[str, Any]:
         "iterations": {p.name: p.num_iterations for p in phases},
         "stop": {p.name: str(p.stop) for p in phases},
         "cost": result.cost,
+        # resident size: the peak while parsing and optimizing, and its growth over the run
+        "peak_mb": round(peak / 2**20, 1),
+        "grown_mb": round(grown / 2**20, 1),
+        "windows": result.windows,
     }
 
 
@@ -151,8 +203,10 @@ COLUMNS = (
     "classes",
     "cost",
     "stop",
+    "peak_mb",
+    "grown_mb",
 )
-METRICS = ("saturate_ms", "extract_ms", "decode_ms", "total_ms", "nodes")
+METRICS = ("saturate_ms", "extract_ms", "decode_ms", "total_ms", "nodes", "grown_mb")
 
 
 def rows(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -176,6 +230,9 @@ def rows(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 "peak_nodes": res["peak_nodes"],
                 "classes": res["classes"],
                 "stop": "/".join(res["stop"].values()),
+                # records from before the memory axis have none
+                "peak_mb": res.get("process_peak_mb", res.get("peak_mb", 0.0)),
+                "grown_mb": res.get("grown_mb", 0.0),
             }
         )
     order = list(FAMILIES)
@@ -202,6 +259,8 @@ def slopes(
     out = {}
     for family in SIZE_FAMILIES + LENGTH_FAMILIES:
         fam = sorted((r for r in table if r["family"] == family), key=lambda r: r["size"])
+        if not fam:
+            continue
         if upper:
             fam = fam[len(fam) // 2 :] if len(fam) > 3 else fam[-2:]
         xs = [r["size"] if family in SIZE_FAMILIES else r["ops"] for r in fam]
@@ -238,19 +297,23 @@ def markdown(
         "",
         "Times in ms: encode includes installing the schema and rules (about 20 ms per run);",
         "total runs from parsing the text to the verified output module; decode materializes",
-        "the native tiles the extraction chose (ops out) and verify checks them.",
+        "the native tiles the extraction chose (ops out) and verify checks them. Peak MB: the",
+        "process's peak resident size (with --memory each run has a process of its own, so",
+        "this is the run's, the interpreter and eqsat included); grown MB: the largest resident",
+        "size sampled every 20 ms while parsing and optimizing, less the size before the run.",
         "",
         (
             "| family | size | ops | encode | saturate | extract | decode | total | e-nodes | "
-            "ops out | stop |"
+            "ops out | stop | peak MB | grown MB |"
         ),
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|",
     ]
     for r in table:
         lines.append(
             f"| {r['family']} | {r['size']} | {r['ops']} | {r['encode_ms']:.1f} | "
             f"{r['saturate_ms']:.1f} | {r['extract_ms']:.1f} | {r['decode_ms']:.1f} | "
-            f"{r['total_ms']:.1f} | {r['nodes']} | {r['out_ops']} | {r['stop']} |"
+            f"{r['total_ms']:.1f} | {r['nodes']} | {r['out_ops']} | {r['stop']} | "
+            f"{r['peak_mb']:.0f} | {r['grown_mb']:.0f} |"
         )
     lines += [
         "",
@@ -258,8 +321,8 @@ def markdown(
         "for chains and programs (1 is linear, 2 quadratic, 0 flat), over all sizes / over the",
         "larger half of the sizes (where fixed per-run costs stop hiding the growth):",
         "",
-        "| family | x | saturate | extract | decode | total | e-nodes |",
-        "|---|---|---:|---:|---:|---:|---:|",
+        "| family | x | saturate | extract | decode | total | e-nodes | grown MB |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     every, tail = slopes(table), slopes(table, upper=True)
     for family in every:
@@ -325,6 +388,9 @@ def plot(table: Sequence[Mapping[str, Any]], path: Path, plan: str = "full") -> 
     from experiments.lib.plot_style import series_style
 
     for ax, families, xkey, metrics, ylabel in panels:
+        if not any(r["family"] in families for r in table):
+            ax.set_visible(False)  # a plan without these families (--memory)
+            continue
         i = 0
         for family in families:
             fam = [r for r in table if r["family"] == family]
@@ -369,10 +435,13 @@ def plot(table: Sequence[Mapping[str, Any]], path: Path, plan: str = "full") -> 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_plan_arguments(ap, quick="fewer, smaller sizes (< 2 min)", smoke="a handful of tiny runs (tests)")
+    ap.add_argument("--memory", action="store_true",
+                    help="only the memory axis: issue 20's straight-line programs and addf "
+                    "chains at 1k, 4k and 16k ops (minutes)")
     ap.add_argument("--out", type=Path, default=None, help="output directory")
     add_sweep_arguments(ap)
     args = ap.parse_args(argv)
-    plan = plan_of(args)
+    plan = "memory" if args.memory else plan_of(args)
     here = Path(__file__).resolve().parent
     out = args.out or here / "results" / ("scaling" if plan == "full" else f"scaling-{plan}")
     out.mkdir(parents=True, exist_ok=True)
@@ -395,10 +464,11 @@ def main(argv: list[str] | None = None) -> int:
     table = rows(result.records)
     command = (
         "python experiments/scaling.py"
-        + {"full": "", "quick": " --quick", "smoke": " --smoke"}[plan]
+        + {"full": "", "quick": " --quick", "smoke": " --smoke", "memory": " --memory"}[plan]
     )
     write_csv(table, out / "scaling.csv")
     (out / "scaling.md").write_text(markdown(table, result.records, command))
+    write_sidecar(out / "scaling.md", record(sys.argv))
     plot(table, out / "scaling.png", plan)
     print((out / "scaling.md").read_text())
     print(f"({result.ran} runs now, {result.skipped} from earlier records) -> {out}")

@@ -102,3 +102,99 @@ def random_program(ops: int, seed: int = 0, n: int = 8, width: int = 32) -> str:
     lines += body
     lines += [f"  return {', '.join(outs)} : {types}", "}", ""]
     return "\n".join(lines)
+
+
+def straight_line(ops: int, seed: int = 0, window: int = 32) -> str:
+    """A random straight-line program of ``ops`` ops on ``vector<8x8xf32>``, ``vector<8xf32>``
+    and ``f32`` values: addf, fma, 8x8 transposes, broadcasts, inserts, extracts and add
+    reductions (the kind of program issue 20 found unbounded in memory). Each op reads values
+    among the last ``window`` of the types it needs, its first operand the oldest one not yet
+    used, so that few values are left over; those are returned. Valid for mlir-opt-22.
+
+    Generated line by line, O(ops) time and memory (a million ops is about 60 MB of text)."""
+    rng = random.Random(seed)
+    types = {"m": "vector<8x8xf32>", "v": "vector<8xf32>", "s": "f32"}
+    pools: dict[str, list[str]] = {k: [] for k in types}
+    unused: dict[str, dict[str, None]] = {k: {} for k in types}  # insertion-ordered sets
+    args = []
+    for kind in types:
+        for i in range(2):
+            name = f"%{kind}{i}"
+            args.append(f"{name}: {types[kind]}")
+            pools[kind].append(name)
+
+    position: dict[str, int] = {}  # value -> its index in its pool
+    left: list[str] = []  # values that left the window unused: returned
+
+    def pick(kind: str, first: bool = False) -> str:
+        pool, waiting = pools[kind], unused[kind]
+        if first:
+            floor = len(pool) - window
+            while waiting:
+                oldest = next(iter(waiting))
+                if position.get(oldest, 0) >= floor:
+                    return oldest
+                left.append(oldest)
+                del waiting[oldest]
+        return rng.choice(pool[-window:])
+
+    body = []
+    for i in range(ops):
+        k = rng.randrange(12)
+        if k < 2:  # addf, matrix or row
+            kind = "m" if k == 0 else "v"
+            x, y = pick(kind, True), pick(kind)
+            line, out, used = f"arith.addf {x}, {y} : {types[kind]}", kind, (x, y)
+        elif k < 4:  # fma
+            kind = "m" if k == 2 else "v"
+            x, y, z = pick(kind, True), pick(kind), pick(kind)
+            line, out, used = f"vector.fma {x}, {y}, {z} : {types[kind]}", kind, (x, y, z)
+        elif k == 4:
+            x = pick("m", True)
+            line, out, used = f"vector.transpose {x}, [1, 0] : {types['m']} to {types['m']}", "m", (x,)
+        elif k == 5:  # broadcast f32 -> row
+            x = pick("s", True)
+            line, out, used = f"vector.broadcast {x} : f32 to {types['v']}", "v", (x,)
+        elif k == 6:  # broadcast row -> matrix
+            x = pick("v", True)
+            line, out, used = f"vector.broadcast {x} : {types['v']} to {types['m']}", "m", (x,)
+        elif k == 7:  # insert a row
+            x, y = pick("v", True), pick("m")
+            line = f"vector.insert {x}, {y} [{rng.randrange(8)}] : {types['v']} into {types['m']}"
+            out, used = "m", (x, y)
+        elif k == 8:  # insert a scalar
+            x, y = pick("s", True), pick("v")
+            line = f"vector.insert {x}, {y} [{rng.randrange(8)}] : f32 into {types['v']}"
+            out, used = "v", (x, y)
+        elif k == 9:  # extract a row
+            x = pick("m", True)
+            line, out, used = f"vector.extract {x}[{rng.randrange(8)}] : {types['v']} from {types['m']}", "v", (x,)
+        elif k == 10:  # extract a scalar
+            x = pick("v", True)
+            line, out, used = f"vector.extract {x}[{rng.randrange(8)}] : f32 from {types['v']}", "s", (x,)
+        else:  # reduction with an accumulator
+            x, y = pick("v", True), pick("s")
+            line, out, used = f"vector.reduction <add>, {x}, {y} : {types['v']} into f32", "s", (x, y)
+        name = f"%{i}"
+        body.append(f"  {name} = {line}")
+        for u in used:
+            for kind in types:
+                unused[kind].pop(u, None)
+        position[name] = len(pools[out])
+        pools[out].append(name)
+        unused[out][name] = None
+    outs = left + [n for kind in types for n in unused[kind]]
+    kinds = {n: kind for kind in types for n in pools[kind]}
+    ret_types = ", ".join(types[kinds[n]] for n in outs)
+    head = f"func.func @program({', '.join(args)}) -> ({ret_types}) {{"
+    tail = [f"  return {', '.join(outs)} : {ret_types}", "}", ""]
+    return "\n".join([head, *body, *tail])
+
+
+def addf_chain(length: int, elem: str = "vector<8xf32>") -> str:
+    """``x_{i+1} = x_i + a``: a chain of ``length`` dependent ``arith.addf`` (issue 20 found
+    ``eqsat opt`` quadratic in memory on it: 0.6 GB at 5,000 ops, 4 GB at 20,000)."""
+    lines = [f"func.func @chain(%x0: {elem}, %a: {elem}) -> {elem} {{"]
+    lines += [f"  %x{i + 1} = arith.addf %x{i}, %a : {elem}" for i in range(length)]
+    lines += [f"  return %x{length} : {elem}", "}", ""]
+    return "\n".join(lines)
