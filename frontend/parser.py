@@ -40,6 +40,9 @@ class Parser(AttrParser):
         super().__init__(text, file)
         self.scopes: list[_Scope] = [_Scope(True)]
         self.source = Source(file, text)  # where the ops it makes were written
+        # The default dialect of the region being read: inside a func.func's body a bare
+        # `module` is `func.module`, which does not exist (as mlir-opt-22 says).
+        self.in_func = [False]
 
     # -- SSA values ---------------------------------------------------------------------
     def parse_operand(self) -> Value:
@@ -220,9 +223,17 @@ class Parser(AttrParser):
             op = self._parse_generic(start)
         else:
             spec = lookup(_DEFAULT_DIALECT.get(name, name))
+            if name == "module" and self.in_func[-1]:
+                raise self.error("custom op 'module' is unknown (tried 'func.module' as well)",
+                                 name_pos)  # fmt: skip
             if spec is None:
                 raise self.error(f"unknown operation '{name}'", name_pos)
-            op = self._parse_custom(spec, start)
+            self.in_func.append(spec.name == "func.func" or (
+                self.in_func[-1] and spec.name != "builtin.module"))  # fmt: skip
+            try:
+                op = self._parse_custom(spec, start)
+            finally:
+                self.in_func.pop()
         self._skip_location()
         self._bind_results(op, bindings, start)
         return op

@@ -509,7 +509,7 @@ def test_string_bytes_print_as_mlir_runner_prints_them(target: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["nested_function", "for_bounds_not_index", "mask_non_maskable"]
+    "name", ["nested_function", "for_bounds_not_index", "mask_non_maskable", "module_in_function"]
 )
 def test_mlir_rejects_them_too(name: str) -> None:
     """Forms our verifier once accepted: mlir-opt-22 rejects them with the same message."""
