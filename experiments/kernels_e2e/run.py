@@ -138,41 +138,28 @@ def table(results: list[dict]) -> str:
     return "\n".join(out) + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("kernels", nargs="*", default=list(KERNELS), help="default: all")
-    ap.add_argument("--target", default="avx2")
-    ap.add_argument("--repeats", type=int, default=7)
-    ap.add_argument("--sample-ms", type=float, default=20.0)
-    ap.add_argument("--out", default=str(RESULTS / "kernels_e2e"))
-    args = ap.parse_args(argv)
-    unknown = [k for k in args.kernels if k not in KERNELS]
-    if unknown:
-        print(f"run.py: error: unknown kernel(s) {unknown} (known: {', '.join(KERNELS)})",
-              file=sys.stderr)
-        return 2
-    prov = provenance.record(sys.argv if argv is None else ["run.py", *argv])
-    results = []
-    for name in args.kernels:
-        res = run_kernel(KERNELS[name], args.target, args.repeats, args.sample_ms)
-        results.append(res)
-        print(json.dumps(res), flush=True)
-    out = Path(args.out)
+def write_results(
+    out: Path, prov: dict, target: str, repeats: int, sample_ms: float, results: list[dict],
+    note: str = "",
+) -> None:
+    """``out``.json (provenance and every row) and ``out``.md (the table, then each kernel)."""
     out.with_suffix(".json").write_text(
-        json.dumps({"provenance": prov, "target": args.target, "results": results}, indent=1)
+        json.dumps({"provenance": prov, "target": target, "note": note, "results": results}, indent=1)
         + "\n"
     )
     md = [
-        f"# Whole kernels, {args.target}, reassociation off",
+        f"# Whole kernels, {target}, reassociation off",
         "",
         provenance.markdown_header(prov),
+        note,
         "",
-        f"Median of {args.repeats} samples of {args.sample_ms:g} ms of thread CPU time per "
+        f"Median of {repeats} samples of {sample_ms:g} ms of thread CPU time per "
         "variant; the machine was shared and loaded (other jobs on both cores), so figures "
         "move between runs. Share of peak: 2 FMA units x 8 f32 lanes x 2 flops x the clock "
         "measured by a dependent-add chain. Best MLIR: the fastest of MLIR 22's default and "
         "forced contraction strategies on the kernel file and on it after eqsat's hoisting "
-        "pass. numpy: `C + A @ B` with one OpenBLAS thread (the host's OpenBLAS settings).",
+        "pass. numpy: the same computation (`eqsat/bench/numpy_baseline.py`) with one OpenBLAS "
+        "thread, the host's OpenBLAS settings.",
         "",
         table(results),
     ]
@@ -193,6 +180,28 @@ def main(argv: list[str] | None = None) -> int:
         md.append(f"\nclock {res['clock_ghz']} GHz ({res['clock_source']}), peak "
                   f"{res['peak_gflops']:.1f} GFLOP/s\n" if res["peak_gflops"] else "")
     out.with_suffix(".md").write_text("\n".join(md) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("kernels", nargs="*", default=list(KERNELS), help="default: all")
+    ap.add_argument("--target", default="avx2")
+    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--sample-ms", type=float, default=20.0)
+    ap.add_argument("--out", default=str(RESULTS / "kernels_e2e"))
+    args = ap.parse_args(argv)
+    unknown = [k for k in args.kernels if k not in KERNELS]
+    if unknown:
+        print(f"run.py: error: unknown kernel(s) {unknown} (known: {', '.join(KERNELS)})",
+              file=sys.stderr)
+        return 2
+    prov = provenance.record(sys.argv if argv is None else ["run.py", *argv])
+    results = []
+    for name in args.kernels:
+        res = run_kernel(KERNELS[name], args.target, args.repeats, args.sample_ms)
+        results.append(res)
+        print(json.dumps(res), flush=True)
+    write_results(Path(args.out), prov, args.target, args.repeats, args.sample_ms, results)
     return 0
 
 

@@ -1,0 +1,90 @@
+"""A GEMM without the slow rows: ``python experiments/kernels_e2e/quick_gemm.py N``.
+
+For sizes where ``run.py`` is too slow on a loaded machine (its interpreter oracle and MLIR's
+default lowering of a 256^3 GEMM take many minutes there): times ``gemm_N.mlir`` with the
+benchmark's own machinery (``eqsat.bench.run.measure``: child processes, 2 placements, median
+of 5 samples of 20 ms of thread CPU time) for eqsat and for MLIR 22's outerproduct, llvmintr
+and parallelarith strategies on the file after eqsat's hoisting pass; checks every output
+against a float64 ``C + A @ B`` instead of the interpreter (relative error reported); and
+times numpy with one OpenBLAS thread (``eqsat.bench.numpy_baseline``). Writes
+``experiments/results/kernels_e2e_gemm_N_quick.json`` with provenance.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from eqsat.bench.harness import make_inputs, signature  # noqa: E402
+from eqsat.bench.mlir_baseline import single_variants  # noqa: E402
+from eqsat.bench.numpy_baseline import time_numpy  # noqa: E402
+from eqsat.bench.run import FMA_UNITS, cpu_clock_ghz, default_variants, measure, mlir_variant  # noqa: E402
+from eqsat.optimize import hoisted  # noqa: E402
+from eqsat.targets import load_target  # noqa: E402
+from experiments import provenance  # noqa: E402
+from frontend import parse  # noqa: E402
+from frontend.printer import print_module  # noqa: E402
+
+MLIR_ROWS = ("mlir-contract-outerproduct", "mlir-contract-llvmintr", "mlir-contract-parallelarith")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1 or not args[0].isdigit():
+        print("usage: quick_gemm.py N   (a gemm_N.mlir of experiments/kernels_e2e)", file=sys.stderr)
+        return 2
+    n = int(args[0])
+    path = Path(__file__).parent / f"gemm_{n}.mlir"
+    if not path.exists():
+        print(f"quick_gemm.py: error: no {path.name} (gen_kernels.py writes them)", file=sys.stderr)
+        return 2
+    prov = provenance.record(["experiments/kernels_e2e/quick_gemm.py", *args])
+    target = load_target("avx2")
+    text = path.read_text()
+    module = parse(text, str(path))
+    sig = signature(module, "gemm")
+    inputs = make_inputs(sig, {}, 0)
+    variants = default_variants(text, module, target, ("",), None)
+    hoisted_text = print_module(hoisted(module))
+    variants += [mlir_variant(hoisted_text, v, "") for v in single_variants("")
+                 if v.name in MLIR_ROWS]  # fmt: skip
+    rows, outputs, _ = measure(variants, sig, inputs, target, 5, 0.02, placements=2)
+    a, b, c = (np.asarray(x, dtype=np.float64) for x in inputs)
+    ref = c + a @ b
+    clock = cpu_clock_ghz()
+    flops = 2 * n**3
+    peak = FMA_UNITS * 8 * 2 * clock[0] if clock else None
+    npt = time_numpy("gemm", {"m": n, "n": n, "k": n}, repeats=7)
+    table = []
+    for r in rows:
+        out = outputs.get(r.variant)
+        err = float(np.max(np.abs(out[-1] - ref)) / np.max(np.abs(ref))) if out else None
+        table.append({
+            "variant": r.variant + ("" if r.variant == "eqsat" else " (hoisted input)"),
+            "ns": r.ns_per_call, "spread": list(r.spread) if r.spread else None,
+            "max_rel_err_vs_f64": err, "note": r.note,
+            "share_of_fma_peak": flops / r.ns_per_call / peak if peak and r.ns_per_call else None,
+        })  # fmt: skip
+    mine = table[0]["ns"]
+    res = {
+        "provenance": prov, "n": n, "flops": flops, "clock": clock, "peak_gflops": peak,
+        "rows": table,
+        "numpy_ns": npt.ns, "numpy_min_ns": npt.min_ns, "numpy_max_ns": npt.max_ns,
+        "numpy_core": npt.core, "openblas": npt.openblas,
+        "eqsat_over_numpy": mine / npt.ns if mine else None,
+    }  # fmt: skip
+    out_path = ROOT / "experiments" / "results" / f"kernels_e2e_gemm_{n}_quick.json"
+    out_path.write_text(json.dumps(res, indent=1) + "\n")
+    print(json.dumps({k: v for k, v in res.items() if k != "provenance"}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
