@@ -114,6 +114,8 @@ class OptimizeResult:
             + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in self.seconds.items())
             + f"; extracted cost {self.cost:g}"
         )
+        if self.windows > 1:  # eqsat.windows: the phase lines above sum over the windows
+            lines.append(f"windows: {self.windows} e-graphs of at most one window of ops each")
         return "\n".join(lines)
 
 

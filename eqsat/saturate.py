@@ -5,6 +5,9 @@ each iteration. Two mechanisms bound growth:
 
 - between iterations we read the e-node count (~4 us) and the clock, and stop at the limits
   (or before the time limit, when one more iteration as long as the last would overrun it);
+- between iterations we also read the resident size when the phase has a memory budget, and
+  stop (``StopReason.MEMORY``) before one more iteration like the last would pass
+  ``SATURATE_MEMORY_SHARE`` of it (``eqsat.memory``);
 - inside an iteration egglog's back-off scheduler holds back any rule whose matches exceed its
   match limit (the limit and the ban double each time the rule is banned), so one iteration
   cannot multiply the graph 30-fold before we get to look.
