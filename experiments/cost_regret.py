@@ -153,7 +153,10 @@ def markdown(data: dict[str, Any]) -> str:
     """The report: provenance, per-target summary against the goals, one row per kernel."""
     from experiments.lib.provenance import markdown_header
 
-    lines = [markdown_header(data["provenance"]), "",
+    lines = [markdown_header(data["provenance"]), ""]
+    for prov in data.get("runs", [])[1:]:  # merged runs: each one's own header
+        lines += ["Merged with:", "", markdown_header(prov), ""]
+    lines += [
              "Regret = eqsat's time / best time of any row (eqsat's forced alternatives and "
              "MLIR 22's strategies) - 1; medians of `--repeats` samples in child processes "
              "(`eqsat.bench`), one placement. Tau: Kendall tau-b of predicted cost against "
