@@ -45,3 +45,12 @@ def test_small_tiled_gemm_optimized_for_avx2_computes_the_same_bits() -> None:
     Interpreter(module).call("gemm", a, b, want)
     Interpreter(result.module).call("gemm", a, b, got)
     assert want.tobytes() == got.tobytes()
+
+
+def test_runners_load_and_refuse_bad_arguments(capsys) -> None:  # type: ignore[no-untyped-def]
+    from experiments.kernels_e2e import quick_gemm, run
+
+    assert run.main(["nope"]) == 2
+    assert "unknown kernel(s) ['nope']" in capsys.readouterr().err
+    assert quick_gemm.main(["12"]) == 2
+    assert "no gemm_12.mlir" in capsys.readouterr().err

@@ -25,7 +25,7 @@ from eqsat.bench.numpy_baseline import time_numpy  # noqa: E402
 from eqsat.bench.run import FMA_UNITS, Report, bench, cpu_clock_ghz  # noqa: E402
 from eqsat.optimize import hoisted  # noqa: E402
 from eqsat.targets import load_target  # noqa: E402
-from experiments import provenance  # noqa: E402
+from experiments.lib import provenance  # noqa: E402
 from frontend import parse  # noqa: E402
 from frontend.printer import print_module  # noqa: E402
 
