@@ -492,3 +492,13 @@ def test_full_space_search_times_finalists_and_their_twins() -> None:
     for r in report.rows:
         if r.screened_only:
             assert (r.same_as or r.variant) not in final, r.variant
+
+
+def test_eqsat_reassoc_row_reassociates_reductions_without_fast_math_rules() -> None:
+    """+reassoc prices float reductions as trees (a reduction over the inner dimension then
+    changes strategy), without the fast-math rewrite rules."""
+    text = (KERNELS / "reduce_inner_16x64.mlir").read_text()
+    target = load_target("avx2")
+    strict = run.eqsat_llvm_ir(parse(text), target, "", "nested")
+    reassoc = run.eqsat_llvm_ir(parse(text), target, "+reassoc", "nested")
+    assert strict != reassoc and "reassoc" in reassoc and "reassoc" not in strict

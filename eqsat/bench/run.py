@@ -151,14 +151,17 @@ def cpu_clock_ghz() -> tuple[float, str] | None:
 
 
 def eqsat_llvm_ir(module: Module, target: Target, group: str, layout: str) -> str:
-    """Our variant: optimize for the target (its cost model, widths and legalize rules; the
-    fast-math rewrites only in the ``+fast-math`` group), then emit LLVM IR with
-    ``eqsat.codegen`` (float reductions reassociated in both other groups)."""
+    """Our variant: optimize for the target (its cost model, widths and legalize rules; float
+    reductions priced as trees in both other groups, the fast-math rewrites only in the
+    ``+fast-math`` group), then emit LLVM IR with ``eqsat.codegen`` (float reductions
+    reassociated in both other groups)."""
     from eqsat.codegen import emit_llvm_ir
     from eqsat.optimize import optimize_module
 
     fast = group == "+fast-math"
-    result = optimize_module(module, target=target, emit="hwv", fast_math=fast)
+    # +reassoc: float reductions priced as trees (the cost model's reassoc), no fast-math rules
+    cost = target.cost_model(emit="hwv", reassoc=True) if group == "+reassoc" else None
+    result = optimize_module(module, target=target, emit="hwv", fast_math=fast, cost=cost)
     return emit_llvm_ir(result.module, target, layout=layout, reassoc=group != "")
 
 
