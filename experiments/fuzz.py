@@ -47,6 +47,7 @@ from experiments.lib.fuzz_tally import (  # noqa: E402
     Tally,
     close,
     compiled_exclusions,
+    float_constants,
     lowerings_used,
     magnitude,
     near_range,
@@ -397,7 +398,8 @@ def _compared(case: _Case, variant: Variant, tally: Tally | None) -> bool:
         reasons = compiled_exclusions(case.module.ops[0])
     if variant.fast_math and not case.ordinary:
         reasons.append("fast-math: undefined on the ordinary-values input")
-    elif variant.fast_math and near_range([*case.trials[0][0], *case.trials[0][1]]):
+    elif variant.fast_math and near_range([*case.trials[0][0], *case.trials[0][1],
+                                           *float_constants(case.module)]):
         reasons.append("fast-math: a value near its type's largest finite one (reassociation "
                        "may overflow or cancel)")
     if tally is not None:

@@ -138,6 +138,28 @@ def near_range(values: Iterable[Any]) -> bool:
     return False
 
 
+def float_constants(module: Module) -> list[np.ndarray]:
+    """The float ``arith.constant`` values of ``module``, each as an array of its type (a
+    constant near the range's end overflows a reassociated product or sum as an input does)."""
+    from frontend.semantics_core import dtype_of
+
+    out = []
+    for op in module.walk():
+        if op.name != "arith.constant":
+            continue
+        attr = op.attributes.get("value")
+        elem = _elem(getattr(attr, "type", None)) if attr is not None else ""
+        if not elem or not is_float(elem) or elem == "bf16":
+            continue
+        raw = getattr(attr, "values", None)
+        raw = [getattr(attr, "value", None)] if raw is None else list(raw)
+        try:
+            out.append(np.array([float(x) for x in raw], dtype=dtype_of(elem)))
+        except (TypeError, ValueError, OverflowError):
+            continue
+    return out
+
+
 def magnitude(values: Iterable[Any]) -> float:
     """The largest finite float magnitude among ``values`` (at least 1): the scale of the
     terms a reassociated sum adds up, as far as the inputs and the reference results tell."""
