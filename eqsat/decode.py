@@ -30,7 +30,7 @@ from frontend.attributes import (
 from frontend.ir import Block, Operation, Region, Value
 from frontend.ops import kinds as K
 from frontend.ops import lookup
-from frontend.ops.spec import OpSpec, segments_attr
+from frontend.ops.spec import MASKABLE, OpSpec, segments_attr
 from frontend.parse_attrs import AttrParser
 from frontend.types import IntegerType, Type, VectorType, i64
 
@@ -233,11 +233,18 @@ class _BlockDecoder:
         mask = self.value(mask_t)  # type: ignore[arg-type]
         passthru = [self.value(x) for x in term_list(passthru_t)]  # type: ignore[arg-type]
         c = by_constructor().get(inner.op)  # type: ignore[union-attr]
-        if c is None:  # a lowering strategy was cheaper: the original op, on decoded operands
+        spec = lookup(c.op) if c is not None else None
+        if spec is None or not spec.has(MASKABLE):
+            # A lowering strategy, or a form no mask may hold (a legalized HWV op), was
+            # cheaper: the original op, on decoded operands.
             original = self.enc.masked[mid] if self.enc is not None else None  # type: ignore
             if original is None:
                 raise DecodeError(f"{inner.op} inside Masked has no single-op form")  # type: ignore
-            if _is_read_strategy(inner.op):  # type: ignore[union-attr]
+            if c is not None:
+                for arg, a in zip(c.args, inner.args):  # type: ignore[union-attr]
+                    if arg.role == "state":
+                        self.state(a)  # type: ignore[arg-type]
+            elif _is_read_strategy(inner.op):  # type: ignore[union-attr]
                 self.state(inner.args[-1])  # type: ignore[union-attr,arg-type]
             values = [self.value(x) for x in term_list(operands_t)]  # type: ignore[arg-type]
             op = Operation(original.name, values, original.result_types,
