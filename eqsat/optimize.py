@@ -390,6 +390,27 @@ def _optimize_once(
     )
 
 
+def _extract_root(
+    snap: Snapshot, root: str, cost: CostModel, extractor: str, memory: MemoryBudget | None
+) -> tuple[Extraction, float]:
+    """One block's cheapest program, refined against the target's register pressure where
+    the cost model has that term (``program_cost``); also the seconds the refinement took."""
+    if extractor == "exact":
+        from eqsat.extract_exact import extract_exact
+
+        ex = extract_exact(snap, root, cost)
+    else:
+        ex = snap.extract(root, cost, dag=extractor == "fast", budget=memory)
+    program = getattr(cost, "program_cost", None)
+    if program is None or extractor == "tree":
+        return ex, 0.0
+    from eqsat.extract_refine import refine
+
+    t0 = time.perf_counter()
+    ex = refine(snap, snap.root(root), cost, ex, program, cost.class_registers(snap))
+    return ex, time.perf_counter() - t0
+
+
 def _extract(
     eg: EGraph,
     enc: Encoder,
@@ -406,21 +427,10 @@ def _extract(
     roots = {}
     extractions = {}
     total = 0.0
-    program = getattr(cost, "program_cost", None)  # a target's pressure term, if it has one
     refine_s = 0.0
     for b in enc.blocks:
-        if extractor == "exact":
-            from eqsat.extract_exact import extract_exact
-
-            ex = extract_exact(snap, b.root, cost)
-        else:
-            ex = snap.extract(b.root, cost, dag=extractor == "fast", budget=memory)
-        if program is not None and extractor != "tree":
-            from eqsat.extract_refine import refine
-
-            r0 = time.perf_counter()
-            ex = refine(snap, snap.root(b.root), cost, ex, program, cost.class_registers(snap))
-            refine_s += time.perf_counter() - r0
+        ex, dt = _extract_root(snap, b.root, cost, extractor, memory)
+        refine_s += dt
         roots[b.index] = ex.term
         extractions[b.index] = ex
         total += ex.cost
@@ -610,19 +620,9 @@ def _optimize_piece(
     t2 = time.perf_counter()
     state["phase"] = "extract"
     snap = Snapshot(eg)
-    program = getattr(cost, "program_cost", None)  # a target's pressure term, as _extract
     roots = {}
     for b in enc.blocks:
-        if extractor == "exact":
-            from eqsat.extract_exact import extract_exact
-
-            ex = extract_exact(snap, b.root, cost)
-        else:
-            ex = snap.extract(b.root, cost, dag=extractor == "fast", budget=memory)
-        if program is not None and extractor != "tree":
-            from eqsat.extract_refine import refine
-
-            ex = refine(snap, snap.root(b.root), cost, ex, program, cost.class_registers(snap))
+        ex, _ = _extract_root(snap, b.root, cost, extractor, memory)
         roots[b.index] = ex.term
         total += ex.cost
     t3 = time.perf_counter()
