@@ -2,7 +2,7 @@
 corpus (``experiments/cost_corpus.py``).
 
 Per kernel and target: eqsat's own choice, each of eqsat's forced alternatives (one MLIR
-strategy forced per op kind, ``experiments.kernel_variants``) with its predicted cost, and
+strategy forced per op kind, ``experiments.lib.kernel_variants``) with its predicted cost, and
 MLIR 22's strategy space (``eqsat.bench``: child processes, the same LLVM options for every
 row). Regret = eqsat's time over the best time of any row, minus one. Kendall tau of predicted
 cost against measured time over each kernel's eqsat alternatives (distinct programs, groups of

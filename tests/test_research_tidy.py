@@ -62,15 +62,10 @@ def test_tuning_outputs_of_a_target_file_stay_in_the_results_directory(tmp_path:
 
 
 def test_experiments_holds_scripts_and_its_library_holds_the_rest() -> None:
-    """Library modules live in ``experiments/lib/``; the old import names still work."""
-    import importlib
-
+    """Library modules live in ``experiments/lib/``, scripts in ``experiments/``."""
     tops = [p for p in (ROOT / "experiments").glob("*.py") if p.name != "__init__.py"]
     assert tops and all('if __name__ == "__main__"' in p.read_text() for p in tops), [
         p.name for p in tops if 'if __name__ == "__main__"' not in p.read_text()
     ]
     lib = [p for p in (ROOT / "experiments" / "lib").glob("*.py") if p.name != "__init__.py"]
     assert lib and not any('if __name__ == "__main__"' in p.read_text() for p in lib)
-    sys.path.insert(0, str(ROOT))
-    old = importlib.import_module("experiments.kernels")
-    assert old is importlib.import_module("experiments.lib.kernels")
