@@ -225,10 +225,16 @@ def test_unsupported_inputs_are_errors_not_crashes() -> None:
 
 
 def test_eqsat_compile_is_the_package_level_api() -> None:
-    """``eqsat.compile`` (the issue's spelling) is ``eqsat.codegen.compile``, loaded lazily."""
+    """``eqsat.compile`` is the front door's (``eqsat.api``), loaded lazily; without
+    ``optimize`` it compiles the program as written, as ``eqsat.codegen.compile`` does."""
     import eqsat
+    from eqsat import api
     from eqsat.codegen import compile as codegen_compile
 
-    assert eqsat.compile is codegen_compile
+    assert eqsat.compile is api.compile
+    text = "func.func @twice(%x: f32) -> f32 {\n  %y = arith.addf %x, %x : f32\n  return %y : f32\n}"
+    target = _host_target()
+    assert eqsat.compile(text, target=target).twice(1.5) == 3.0
+    assert codegen_compile(text, target).twice(1.5) == 3.0
     with pytest.raises(AttributeError):
         eqsat.no_such_thing  # noqa: B018
