@@ -459,6 +459,16 @@ MASK_CASES = {
         vector.print %g : vector<2xi32>""",
         "( -5, 20 )\n",
     ),
+    "elementwise": (  # MLIR 19 accepts element-wise ops: masked-off lanes are passthru or 0
+        V4
+        + """%k = arith.constant dense<[true, false, true, false]> : vector<4xi1>
+        %a = vector.mask %k { arith.addi %v, %v : vector<4xi32> } : vector<4xi1> -> vector<4xi32>
+        vector.print %a : vector<4xi32>
+        %b = vector.mask %k, %v { arith.muli %v, %v : vector<4xi32> }
+          : vector<4xi1> -> vector<4xi32>
+        vector.print %b : vector<4xi32>""",
+        "( 2, 0, 6, 0 )\n( 1, 2, 9, 4 )\n",
+    ),
 }
 
 SCALABLE_CASES = {  # run with vscale = 2

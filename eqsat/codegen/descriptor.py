@@ -44,10 +44,22 @@ def layout_of(t: MemRefType) -> tuple[list[int | None], int | None]:
     return list(reversed(strides)), 0
 
 
+# The name of a size checked mode zeroed (a refused buffer or view: every access through it
+# is out of bounds). ``with_static`` keeps such a size, and so does every view made from it.
+REFUSED = "refused"
+
+
+def _refused(v: ir.Value) -> bool:
+    return isinstance(v, ir.Instruction) and v.name.startswith(REFUSED)
+
+
 def with_static(d: MemDesc) -> MemDesc:
-    """d with the type's static sizes, strides and offset as constants."""
+    """d with the type's static sizes, strides and offset as constants (but a size checked
+    mode refused stays zero where it was refused)."""
     strides, offset = layout_of(d.type)
-    d.sizes = [I64(s) if s is not None else v for s, v in zip(d.type.shape, d.sizes)]
+    d.sizes = [
+        I64(s) if s is not None and not _refused(v) else v for s, v in zip(d.type.shape, d.sizes)
+    ]
     d.strides = [I64(s) if s is not None else v for s, v in zip(strides, d.strides)]
     if offset is not None:
         d.offset = I64(offset)

@@ -98,11 +98,11 @@ def allocate(
     addr = em.b.ptrtoint(raw, I64)
     null = em.b.icmp_unsigned("==", addr, I64(0))
     em.fault_if(em.b.and_(null, em.b.not_(bad)), f"{op.name}: out of memory", op)
-    sizes = checked.empty_if(em, em.b.or_(bad, null), sizes)
     aligned = em.b.and_(em.b.add(addr, I64(align - 1)), I64(-align))
     aligned_p = em.b.gep(raw, [em.b.sub(aligned, addr)], source_etype=I8)
     checked.register_buffer(em, raw, aligned_p, nbytes, checked.ALLOC)
-    return with_static(MemDesc(t, raw, aligned_p, I64(0), sizes, _row_major(em, t, sizes)))
+    d = with_static(MemDesc(t, raw, aligned_p, I64(0), sizes, _row_major(em, t, sizes)))
+    return checked.refuse_if(em, em.b.or_(bad, null), d)
 
 
 def alloca(em: FuncEmitter, op: Operation) -> Any:
@@ -114,7 +114,7 @@ def alloca(em: FuncEmitter, op: Operation) -> Any:
         bad = em.b.or_(bad, em.b.icmp_unsigned(">", nbytes, I64(checked.MAX_STACK_BYTES)))
         em.fault_if(bad, f"{op.name} of a negative size or more than "
                          f"{checked.MAX_STACK_BYTES} bytes", op)  # fmt: skip
-        sizes = checked.empty_if(em, bad, sizes)
+        sizes = checked.empty_if(em, bad, sizes)  # (the dynamic alloca below: no bytes)
     if all(s is not None for s in t.shape) and not (
         em.m.checked and int(np.prod(t.shape)) * 16 > checked.MAX_STACK_BYTES
     ):
@@ -130,7 +130,8 @@ def alloca(em: FuncEmitter, op: Operation) -> Any:
         p.align = DEFAULT_ALIGN
         p.type = PTR
     checked.register_buffer(em, p, p, nbytes, checked.ALLOCA)
-    return with_static(MemDesc(t, p, p, I64(0), sizes, _row_major(em, t, sizes)))
+    d = with_static(MemDesc(t, p, p, I64(0), sizes, _row_major(em, t, sizes)))
+    return checked.refuse_if(em, bad, d) if em.m.checked else d
 
 
 def dealloc(em: FuncEmitter, op: Operation) -> Any:
@@ -178,7 +179,16 @@ def cast(em: FuncEmitter, op: Operation) -> Any:
         return UnrankedDesc(t, d)
     if len(d.sizes) != t.rank:
         raise CodegenError(f"cast of a rank-{len(d.sizes)} memref to {t}", op)
-    return with_static(MemDesc(t, d.allocated, d.aligned, d.offset, list(d.sizes), list(d.strides)))
+    v = with_static(MemDesc(t, d.allocated, d.aligned, d.offset, list(d.sizes), list(d.strides)))
+    if not em.m.checked:
+        return v
+    same: ir.Value = ir.Constant(ir.IntType(1), 1)  # a static size the source must have
+    for n, s in zip(t.shape, d.sizes):
+        if n is not None:
+            same = em.b.and_(same, em.b.icmp_signed("==", s, I64(n)))
+    shape = ", ".join("?" if n is None else str(n) for n in t.shape)
+    msg = f"{op.name} to sizes [{shape}]: the source's sizes differ"
+    return checked.fault_unless(em, op, same, msg, v)
 
 
 def dim(em: FuncEmitter, op: Operation) -> Any:
@@ -206,8 +216,6 @@ def subview(em: FuncEmitter, op: Operation) -> Any:
         mixed("static_sizes", "sizes"),
         mixed("static_strides", "strides"),
     )
-    if em.m.checked:
-        sizes = _check_subview(em, op, d, offs, sizes, strides)
     off = linear_index(em, d, offs)
     new_strides = [em.b.mul(st, s) for st, s in zip(strides, d.strides)]
     t: MemRefType = op.results[0].type
@@ -218,16 +226,17 @@ def subview(em: FuncEmitter, op: Operation) -> Any:
         static = [s if s != DYNAMIC_INDEX else None for s in ints(a["static_sizes"])]
         drop = _drop_dims([1 if s is None else s for s in static], t)
         keep = [i for i in keep if i not in drop]
-    return with_static(
+    v = with_static(
         MemDesc(
             t, d.allocated, d.aligned, off, [sizes[i] for i in keep], [new_strides[i] for i in keep]
         )
     )
+    return _check_subview(em, op, d, offs, sizes, strides, v) if em.m.checked else v
 
 
 def _check_subview(em: FuncEmitter, op: Operation, d: MemDesc, offs: list[ir.Value],
-                   sizes: list[ir.Value], strides: list[ir.Value]) -> list[ir.Value]:  # fmt: skip
-    """The subview's elements must lie inside its source (as the interpreter checks)."""
+                   sizes: list[ir.Value], strides: list[ir.Value], v: MemDesc) -> MemDesc:  # fmt: skip
+    """The subview v's elements must lie inside its source d (as the interpreter checks)."""
     b, w = em.b, checked.I128
     ok: ir.Value = ir.Constant(ir.IntType(1), 1)
     for o, n, st, dim in zip(offs, sizes, strides, d.sizes):
@@ -235,7 +244,7 @@ def _check_subview(em: FuncEmitter, op: Operation, d: MemDesc, offs: list[ir.Val
         inside = b.or_(b.icmp_signed("==", n, I64(0)), b.icmp_signed("<", last, b.sext(dim, w)))
         good = b.and_(b.icmp_signed(">=", o, I64(0)), b.icmp_signed(">=", n, I64(0)))
         ok = b.and_(ok, b.and_(b.and_(good, b.icmp_signed(">=", st, I64(1))), inside))
-    return checked.fault_unless(em, op, ok, f"{op.name} outside its source {d.type}", sizes)
+    return checked.fault_unless(em, op, ok, f"{op.name} outside its source {d.type}", v)
 
 
 def copy(em: FuncEmitter, op: Operation) -> Any:
@@ -248,8 +257,8 @@ def copy(em: FuncEmitter, op: Operation) -> Any:
         for a, b in zip(s.sizes, t.sizes):
             same = em.b.and_(same, em.b.icmp_signed("==", a, b))
         msg = f"memref.copy between different shapes ({s.type} to {t.type})"
-        s = MemDesc(s.type, s.allocated, s.aligned, s.offset,
-                    checked.fault_unless(em, op, same, msg, s.sizes), s.strides)  # fmt: skip
+        s = checked.fault_unless(em, op, same, msg, MemDesc(s.type, s.allocated, s.aligned,
+                                                             s.offset, s.sizes, s.strides))
     et = elem_type(em, s.type)
     idx: list[ir.Value] = []
 

@@ -56,21 +56,21 @@ def expand_shape(em: FuncEmitter, op: Operation) -> Any:
     d = _source(em, op)
     sizes = _mixed(em, op.attributes["static_output_shape"], op.operand_groups()["output_shape"])
     strides: list[ir.Value] = [I64(0)] * len(sizes)
+    ok: ir.Value = I1(1)
     if em.m.checked:  # the output sizes must split the source's (as the interpreter checks)
-        ok: ir.Value = I1(1)
         for k, group in enumerate(_groups(op)):
             n: ir.Value = checked.I128(1)
             for i in group:
                 n = em.b.mul(n, em.b.sext(sizes[i], checked.I128))
             ok = em.b.and_(ok, em.b.icmp_signed("==", n, em.b.sext(d.sizes[k], checked.I128)))
-        msg = f"{op.name}: the output sizes do not split the source {d.type}"
-        sizes = checked.fault_unless(em, op, ok, msg, sizes)
     for k, group in enumerate(_groups(op)):
         acc = d.strides[k]
         for i in reversed(group):
             strides[i] = acc
             acc = em.b.mul(acc, sizes[i])
-    return _view(op.results[0].type, d, d.offset, sizes, strides)
+    v = _view(op.results[0].type, d, d.offset, sizes, strides)
+    msg = f"{op.name}: the output sizes do not split the source {d.type}"
+    return checked.fault_unless(em, op, ok, msg, v)
 
 
 def collapse_shape(em: FuncEmitter, op: Operation) -> Any:

