@@ -30,7 +30,7 @@ from frontend.attributes import (
 from frontend.ir import Block, Operation, Region, Value
 from frontend.ops import kinds as K
 from frontend.ops import lookup
-from frontend.ops.spec import MASKABLE, OpSpec, segments_attr
+from frontend.ops.spec import MASKABLE, READS, OpSpec, segments_attr
 from frontend.parse_attrs import AttrParser
 from frontend.types import IntegerType, Type, VectorType, i64
 
@@ -227,38 +227,56 @@ class _BlockDecoder:
         return v
 
     def masked(self, t: Term) -> Value:
-        """``vector.mask mask, passthru { inner; vector.yield }``: the inner op's operands
-        (and the memory state it reads) are emitted before the mask, the op itself inside."""
+        """``vector.mask mask, passthru { op; vector.yield }``: always the original op (side
+        table entry id) on the decoded operands, its operands and the memory state it reads
+        emitted before the mask. The inner term extraction picked is only a value equal to the
+        *unmasked* op (a lowering strategy, a legalized form, a transposed read): emitting it
+        inside the mask could mask other lanes than the original's, so it is never emitted;
+        rules that fold a mask away (rules/canonicalize/mask.egg) give the alternatives."""
         ty, mask_t, passthru_t, inner, mid, operands_t = t.args
         mask = self.value(mask_t)  # type: ignore[arg-type]
         passthru = [self.value(x) for x in term_list(passthru_t)]  # type: ignore[arg-type]
-        c = by_constructor().get(inner.op)  # type: ignore[union-attr]
-        spec = lookup(c.op) if c is not None else None
-        if spec is None or not spec.has(MASKABLE):
-            # A lowering strategy, or a form no mask may hold (a legalized HWV op), was
-            # cheaper: the original op, on decoded operands.
-            original = self.enc.masked[mid] if self.enc is not None else None  # type: ignore
-            if original is None:
-                raise DecodeError(f"{inner.op} inside Masked has no single-op form")  # type: ignore
-            if c is not None:
+        if self.enc is None:  # a term on its own (eqsat check-rules): inner is the op as written
+            return self._masked_as_written(ty, mask, passthru, inner)  # type: ignore[arg-type]
+        original = self.enc.masked.get(mid)  # type: ignore[arg-type]
+        if original is None:
+            raise DecodeError(f"Masked {mid} has no original op")
+        if original.spec is not None and original.spec.has(READS):
+            # The state the read sees: the inner term's, when it is a read (it was
+            # registered as a read of that state by _collect_reads).
+            c = by_constructor().get(inner.op)  # type: ignore[union-attr]
+            if c is not None and c.effect == READ_OP:
                 for arg, a in zip(c.args, inner.args):  # type: ignore[union-attr]
                     if arg.role == "state":
                         self.state(a)  # type: ignore[arg-type]
             elif _is_read_strategy(inner.op):  # type: ignore[union-attr]
                 self.state(inner.args[-1])  # type: ignore[union-attr,arg-type]
-            values = [self.value(x) for x in term_list(operands_t)]  # type: ignore[arg-type]
-            op = Operation(original.name, values, original.result_types,
-                           dict(original.attributes), [], original.loc)  # fmt: skip
-        else:
-            for arg, a in zip(c.args, inner.args):  # type: ignore[union-attr]
-                if arg.role == "state":
-                    self.state(a)  # type: ignore[arg-type]
-                elif arg.role == "operand":
-                    for x in [a] if arg.kind == "single" else term_list(a):  # type: ignore
-                        self.value(x)  # type: ignore[arg-type]
-            op = self.op(inner)  # type: ignore[arg-type]
-            self.out.ops.remove(op)  # it belongs inside the region
-            self.values.pop(id(inner), None)  # and its value exists only there
+            else:  # no state to order the read by: refuse rather than misplace it
+                raise DecodeError(
+                    f"masked {original.name} extracted as {inner.op}, which reads no memory"  # type: ignore
+                )
+        values = [self.value(x) for x in term_list(operands_t)]  # type: ignore[arg-type]
+        op = Operation(original.name, values, original.result_types,
+                       dict(original.attributes), [], original.loc)  # fmt: skip
+        return self._mask_around(ty, mask, passthru, op)
+
+    def _masked_as_written(self, ty: Term, mask: Value, passthru: list[Value], inner: Term) -> Value:
+        c = by_constructor().get(inner.op)
+        spec = lookup(c.op) if c is not None else None
+        if c is None or spec is None or not spec.has(MASKABLE):
+            raise DecodeError(f"{inner.op} inside Masked has no single-op form")
+        for arg, a in zip(c.args, inner.args):
+            if arg.role == "state":
+                self.state(a)  # type: ignore[arg-type]
+            elif arg.role == "operand":
+                for x in [a] if arg.kind == "single" else term_list(a):
+                    self.value(x)  # type: ignore[arg-type]
+        op = self.op(inner)
+        self.out.ops.remove(op)  # it belongs inside the region
+        self.values.pop(id(inner), None)  # and its value exists only there
+        return self._mask_around(ty, mask, passthru, op)
+
+    def _mask_around(self, ty: Term, mask: Value, passthru: list[Value], op: Operation) -> Value:
         body = Block()
         body.append(op)
         body.append(Operation("vector.yield", [op.results[0]], [], {}))

@@ -129,6 +129,25 @@ def masked_op(op: Operation) -> Operation | None:
     return inner
 
 
+def masked_write(op: Operation) -> Operation | None:
+    """The ``vector.transfer_write`` a ``vector.mask`` (no passthru, no result) masks, when
+    the write has no mask of its own: the pair is the write with the mask as its mask operand
+    (masked-off lanes are not written either way: frontend/ops/vector_eval.py transfer_write;
+    MLIR's lower-vector-mask rewrites it so), and the e-graph encodes it as that write. Else
+    None (the mask stays a frozen barrier)."""
+    if op.name != "vector.mask" or op.results or len(op.operands) != 1 or len(op.regions) != 1:
+        return None
+    blocks = op.regions[0].blocks
+    if len(blocks) != 1 or len(blocks[0].ops) != 2:
+        return None
+    inner, term = blocks[0].ops
+    if inner.name != "vector.transfer_write" or inner.results or term.operands:
+        return None
+    if inner.operand_groups()["mask"]:
+        return None
+    return inner
+
+
 # Regions whose body must stay one op: a vector.mask masks exactly one maskable op, so its
 # body is not rewritten (a lowering strategy would turn that op into several).
 FROZEN_REGIONS = frozenset({"vector.mask"})
@@ -228,6 +247,13 @@ class Encoder:
                 )
                 names.define_results(op, var, False)
                 continue
+            write = masked_write(op)
+            if write is not None:  # (TransferWrite v mem idx (mask) ...)
+                c = constructors()[write.name]
+                expr = self._expr(write, c, names, state, mask=op.operands[0])
+                self.lines.append(f"(let {var} {expr})")
+                state["mem"] = var
+                continue
             c = constructors().get(op.name)
             if c is None or (c.sort == "State" and op.results):  # transfer_write to a tensor
                 self._barrier(enc, op, var, names, state)
@@ -242,8 +268,16 @@ class Encoder:
         )
         return enc
 
-    def _expr(self, op: Operation, c: Constructor, names: _Names, state: dict[str, str]) -> str:
-        """The constructor term of ``op`` (its operands as the block's expressions)."""
+    def _expr(
+        self,
+        op: Operation,
+        c: Constructor,
+        names: _Names,
+        state: dict[str, str],
+        mask: Value | None = None,
+    ) -> str:
+        """The constructor term of ``op`` (its operands as the block's expressions); ``mask``
+        given: the value of its (empty) ``mask`` operand group."""
         groups = op.operand_groups()
         parts: list[str] = [c.name]
         for arg in c.args:
@@ -253,7 +287,7 @@ class Encoder:
                 parts.append(str(self.next_alloc))
                 self.next_alloc += 1
             elif arg.role == "operand":
-                vals = groups[arg.name]
+                vals = [mask] if mask is not None and arg.name == "mask" else groups[arg.name]
                 parts.append(names.use(vals[0]) if arg.kind == "single" else names.uses(vals))
             elif arg.role == "attr":
                 parts.append(encode_attr(arg, op.attributes.get(arg.name)))

@@ -245,6 +245,7 @@ def schema_text() -> str:
         lines.append(f"(constructor {s.name} ({' '.join(s.sorts)}) {s.sort})")
     lines.append("")
     lines.append(HELPERS)
+    lines.append(neutral_facts())
     lines.append(typing_rules())
     return "\n".join(lines) + "\n"
 
@@ -280,6 +281,30 @@ def typing_rules() -> str:
             f"(rule ((= e ({name} t {rest}))) ((set (type-of e) t)) :ruleset typing "
             f':name "type-of-{name}")'
         )
+    return "\n".join(out) + "\n"
+
+
+# Element types whose neutral elements rules can name (see neutral_facts).
+NEUTRAL_ELEMENTS = ("i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64")
+
+
+def neutral_facts() -> str:
+    """``(neutral-lit kind elem)``: the ``arith.constant`` value text (as the encoder writes
+    it) of the combining kind's identity element on ``elem``, from frontend.semantics
+    (``neutral``), for every kind defined on it: masked reductions and contractions give
+    masked-off lanes this value (rules/canonicalize/mask.egg)."""
+    from frontend import semantics as S
+    from frontend.builder import typed_attr
+
+    out = [
+        "; ---- identity elements of the combining kinds (frontend/semantics_vector.py neutral)",
+        "(function neutral-lit (String String) String :merge old)",
+    ]
+    for e in NEUTRAL_ELEMENTS:
+        for kind in S.FLOAT_KINDS if S.is_float(e) else S.INT_KINDS:
+            v = S.neutral(kind, e)
+            text = str(typed_attr(v.item() if hasattr(v, "item") else v, e))
+            out.append(f'(set (neutral-lit "{kind}" "{e}") "{text}")')  # no quotes to escape
     return "\n".join(out) + "\n"
 
 

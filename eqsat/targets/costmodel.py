@@ -316,10 +316,23 @@ class TargetCost:
             if pieces is None:  # no profile: its VV op count at the default price
                 return strategy.cost(literals) * self.per_register("", None)
             return sum(n * self.price(op, k, elem, width) for op, k, elem, width, n in pieces)
+        if cons == "Masked":
+            return self.masked_cost(literals)
         c = by_constructor().get(cons)
         if c is None:
             return self.per_register(cons, None)
         return self.op_cost(c.op, literals)
+
+    def masked_cost(self, literals: tuple[Literal, ...]) -> float:
+        """What a ``vector.mask`` adds to the op it masks: one select of the op's element
+        type per register of the mask (eqsat/codegen/vector_reduce.py fold selects each step
+        under the mask; MLIR's lower-vector-mask selects too), so that a mask the rules fold
+        away (rules/canonicalize/mask.egg: a select of the neutral element) is no dearer."""
+        res, operands = node_types(literals)
+        mask = type_lanes(operands[0]) if operands else None
+        data = type_lanes(res) if res is not None else None
+        elem = data[1] if data else None
+        return self.price("arith.select", mask[0] if mask else 1, elem or "f32")
 
     def program_cost(self, snap: Any, root: int, choice: Mapping[int, int]) -> float:
         """The whole-block term: spills and reloads of the registers live beyond the target's

@@ -275,6 +275,33 @@ PACK = """func.func @kernel(%t: tensor<8x8xf32>, %o: tensor<2x2x4x4xf32>) -> ten
   return %r : tensor<2x2x4x4xf32>
 }"""
 
+def _reductions(src: str, dst: str, dims: list[int], combines: list[str]) -> str:
+    """One kernel of several ``linalg.reduce`` ops: ``src`` argument ``k`` reduced over
+    ``dims`` into output argument ``len(combines) + k`` with the op ``combines[k]``."""
+    n, e = len(combines), _elem(src)
+    sig = ", ".join([f"%x{k}: {src}" for k in range(n)] + [f"%y{k}: {dst}" for k in range(n)])
+    body = "".join(
+        f"  linalg.reduce ins(%x{k} : {src}) outs(%y{k} : {dst}) dimensions = {dims}\n"
+        f"    (%a: {e}, %b: {e}) {{\n      %s = {c} %a, %b : {e}\n      linalg.yield %s : {e}\n    }}\n"
+        for k, c in enumerate(combines))
+    return f"func.func @kernel({sig}) {{\n{body}  return\n}}"
+
+
+INT_KINDS = ["arith.muli", "arith.minsi", "arith.maxsi", "arith.minui", "arith.maxui",
+             "arith.andi", "arith.ori", "arith.xori"]
+FLOAT_KINDS = ["arith.mulf", "arith.minimumf", "arith.maximumf", "arith.minnumf", "arith.maxnumf"]
+TO_CONTRACT = """
+%f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+transform.apply_patterns to %f {
+  transform.apply_patterns.vector.reduction_to_contract
+} : !transform.any_op"""
+
+
+def masked(sizes: list[int], then: str = "") -> str:
+    """Masked vectorization of the whole op to ``sizes``, then ``then``."""
+    return WHOLE.replace("OP :", f"OP vector_sizes {sizes} :") + then
+
+
 M = "memref"
 CASES: list[Case] = [
     # -- matmul --------------------------------------------------------------------------------
@@ -432,6 +459,30 @@ CASES: list[Case] = [
          tensors=True),
     Case("pad_copy", PAD, "tensor.pad", children("vectorize_padding"),
          "tensor.pad with a constant, vectorized as a masked read and a write", tensors=True),
+    # -- masked vectorization (vector_sizes) beyond add ----------------------------------------
+    Case("matmul_f32_masked_contract", _mm(3, 5, 7), "linalg.matmul",
+         masked([4, 8, 8], TO_CONTRACT),
+         "3x5x7 matmul masked to 4x8x8, folded by reduction_to_contract: vector.mask around vector.contract"),
+    Case("matmul_i32_masked_contract", _mm(5, 3, 6, "i32"), "linalg.matmul",
+         masked([8, 8, 4], TO_CONTRACT), "i32 5x3x6 matmul masked to 8x8x4: masked vector.contract"),
+    Case("matvec_masked_contract", _named("linalg.matvec", [f"{M}<5x7xf32>", f"{M}<7xf32>"],
+         [f"{M}<5xf32>"]), "linalg.matvec", masked([8, 8], TO_CONTRACT),
+         "5x7 matvec masked to 8x8: masked vector.contract"),
+    Case("reduce_masked_kinds_i32", _reductions(f"{M}<3x10xi32>", f"{M}<3xi32>", [1], INT_KINDS),
+         "linalg.reduce", masked([4, 16]),
+         "row reductions masked to 4x16 of kinds mul, minsi, maxsi, minui, maxui, and, or, xor",
+         outputs=tuple(range(8, 16))),
+    Case("reduce_masked_kinds_f32", _reductions(f"{M}<5x3xf32>", f"{M}<3xf32>", [0], FLOAT_KINDS),
+         "linalg.reduce", masked([8, 4]),
+         "column reductions masked to 8x4 of kinds mul, minimumf, maximumf, minnumf, maxnumf",
+         outputs=tuple(range(5, 10))),
+    Case("dot_masked", _named("linalg.dot", [f"{M}<13xf32>", f"{M}<13xf32>"], [f"{M}<f32>"]),
+         "linalg.dot", masked([16]), "13-element dot masked to 16: masked reduction to a scalar"),
+    Case("copy_masked", _named("linalg.copy", [f"{M}<3x10xf32>"], [f"{M}<3x10xf32>"]),
+         "linalg.copy", masked([4, 16]), "3x10 copy masked to 4x16: masked read and masked write"),
+    Case("transpose_masked", _named("linalg.transpose", [f"{M}<3x5xi32>"], [f"{M}<5x3xi32>"],
+         tail=" permutation = [1, 0]"), "linalg.transpose", masked([8, 4]),
+         "3x5 i32 transpose masked to 8x4: masked transposed read and masked write"),
     Case("pack_tiles", PACK, "linalg.pack", WHOLE,
          "linalg.pack of an 8x8 matrix into 4x4 tiles: transfer_read, shape_cast, transpose",
          tensors=True),
