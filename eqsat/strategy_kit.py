@@ -20,8 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from frontend.attributes import DenseArrayAttr, IntegerAttr
+from frontend.attributes import Attribute, DenseArrayAttr, IntegerAttr
 from frontend.ir import Operation, Value
+from frontend.ops import lookup
+from frontend.ops.spec import segments_attr
 from frontend.types import Type, VectorType
 
 Literal = Any
@@ -114,6 +116,44 @@ def is_float(t: Type) -> bool:
     return isinstance(elem_of(t), FloatType)
 
 
+def _converted(spec: Any, key: str, value: Any) -> Any:
+    """``value`` as the attribute ``key`` of ``spec`` holds it (``AttrKind.convert``),
+    memoized when it is a plain Python value: an expansion builds the same few offsets, sizes
+    and strides thousands of times (attributes are immutable, so ops may share them). The memo
+    key spells out each element's class, so ``1``, ``1.0`` and ``True`` stay apart."""
+    d = spec.attr_def(key)
+    if d is None:
+        return value
+    if isinstance(value, Attribute):  # checked, not built: cheap, and kept as it is
+        return d.kind.convert(value)
+    try:
+        memo_key = (spec.name, key, _frozen(value))
+    except TypeError:  # something unhashable: converted as it is, each time
+        return d.kind.convert(value)
+    got = _CONVERTED.get(memo_key)
+    if got is None:
+        if len(_CONVERTED) >= _CONVERTED_MAX:
+            _CONVERTED.clear()
+        got = _CONVERTED[memo_key] = d.kind.convert(value)
+    return got
+
+
+def _frozen(value: Any) -> tuple[Any, ...]:
+    """A hashable key for a scalar or a flat sequence (TypeError for anything nested)."""
+    cls = value.__class__
+    if cls is list or cls is tuple:
+        key = (cls, tuple(value), tuple(map(type, value)))
+    else:
+        key = (cls, value)
+    hash(key)
+    return key
+
+
+# The memo of ``_converted`` (a cache of pure conversions, never state), and its bound.
+_CONVERTED: dict[tuple[Any, ...], Any] = {}
+_CONVERTED_MAX = 1 << 16
+
+
 class Emit:
     """Small constructors for the ops expanders build (types inferred through the op table)."""
 
@@ -132,15 +172,9 @@ class Emit:
         segments: list[int] | None = None,
         **attrs: Any,
     ) -> Value:
-        from frontend.ops import lookup
-        from frontend.ops.spec import segments_attr
-
         spec = lookup(name)
         assert spec is not None
-        converted = {}
-        for key, value in attrs.items():
-            d = spec.attr_def(key)
-            converted[key] = d.kind.convert(value) if d is not None else value
+        converted = {key: _converted(spec, key, value) for key, value in attrs.items()}
         if segments is not None:
             converted["operandSegmentSizes"] = segments_attr(segments)
         op = Operation(name, operands, [result] if result is not None else [], converted)
