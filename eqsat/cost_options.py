@@ -2,7 +2,8 @@
 and ``--costs`` VV cost tables (``[ops] Constructor = cost``).
 
 Every name is checked against what a cost model can price (constructors of the e-graph
-schema, ops of the op table, the HWV op names and the lowering strategies), with the closest
+schema, ops of the op table, the HWV op names, the lowering strategies and ``Masked``, a
+vector.mask around one op), with the closest
 known names when it is not one: a misspelt name would otherwise change nothing, silently.
 Costs must be numbers >= 0 (``inf`` forbids a form); NaN, negative costs, lists and tables are
 errors. Usage errors (options) exit 2; errors in a file name FILE:LINE and exit 1.
@@ -31,7 +32,7 @@ def cost_names() -> frozenset[str]:
     from eqsat.schema import by_constructor
     from eqsat.targets.target import known_cost_keys
 
-    return known_cost_keys() | frozenset(by_constructor())
+    return known_cost_keys() | frozenset(by_constructor()) | {"Masked"}
 
 
 def vv_name(name: str) -> str | None:
@@ -40,7 +41,7 @@ def vv_name(name: str) -> str | None:
     from eqsat.schema import by_constructor, constructors
     from eqsat.strategies import STRATEGIES
 
-    if name in by_constructor() or name in STRATEGIES:
+    if name in by_constructor() or name in STRATEGIES or name == "Masked":
         return name
     c = constructors().get(name)
     return c.name if c is not None else None

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import subprocess
 import sys
 from functools import cache
@@ -93,6 +94,12 @@ def test_corpus_is_complete() -> None:
     for op in ("ub.poison", "affine.min", "affine.apply", "vector.mask", "vector.contract",
                "vector.multi_reduction", "iter_args", "vector.fma", "vector.gather"):
         assert op in written, op
+    # masked vectorization: a masked contraction, a masked write, reductions of every kind
+    assert "vector.mask %7 { vector.contract" in written
+    assert re.search(r"vector\.mask %\w+ \{ vector\.transfer_write", written)
+    for kind in ("add", "mul", "minsi", "maxsi", "minui", "maxui", "and", "or", "xor",
+                 "minimumf", "maximumf", "minnumf", "maxnumf"):
+        assert re.search(rf"vector\.mask %\w+ \{{ vector\.multi_reduction <{kind}>", written), kind
 
 
 @pytest.mark.skipif(bool(mlir_tools.missing_tools(22)),

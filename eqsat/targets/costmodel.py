@@ -327,7 +327,11 @@ class TargetCost:
         """What a ``vector.mask`` adds to the op it masks: one select of the op's element
         type per register of the mask (eqsat/codegen/vector_reduce.py fold selects each step
         under the mask; MLIR's lower-vector-mask selects too), so that a mask the rules fold
-        away (rules/canonicalize/mask.egg: a select of the neutral element) is no dearer."""
+        away (rules/canonicalize/mask.egg: a select of the neutral element) is no dearer.
+        ``--cost Masked=COST`` replaces it (``inf``: every mask is folded away or the
+        extraction fails)."""
+        if "Masked" in self.overrides:
+            return self.overrides["Masked"]
         res, operands = node_types(literals)
         mask = type_lanes(operands[0]) if operands else None
         data = type_lanes(res) if res is not None else None

@@ -297,6 +297,13 @@ transform.apply_patterns to %f {
 } : !transform.any_op"""
 
 
+LOWER_MASKED_REDUCTION = """
+%f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+transform.apply_patterns to %f {
+  transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = innerreduction
+} : !transform.any_op"""
+
+
 def masked(sizes: list[int], then: str = "") -> str:
     """Masked vectorization of the whole op to ``sizes``, then ``then``."""
     return WHOLE.replace("OP :", f"OP vector_sizes {sizes} :") + then
@@ -468,14 +475,17 @@ CASES: list[Case] = [
     Case("matvec_masked_contract", _named("linalg.matvec", [f"{M}<5x7xf32>", f"{M}<7xf32>"],
          [f"{M}<5xf32>"]), "linalg.matvec", masked([8, 8], TO_CONTRACT),
          "5x7 matvec masked to 8x8: masked vector.contract"),
-    Case("reduce_masked_kinds_i32", _reductions(f"{M}<3x10xi32>", f"{M}<3xi32>", [1], INT_KINDS),
+    Case("reduce_masked_kinds_i32", _reductions(f"{M}<3x10xi32>", f"{M}<10xi32>", [0], INT_KINDS),
          "linalg.reduce", masked([4, 16]),
-         "row reductions masked to 4x16 of kinds mul, minsi, maxsi, minui, maxui, and, or, xor",
+         "column reductions masked to 4x16 of kinds mul, minsi, maxsi, minui, maxui, and, or, xor",
          outputs=tuple(range(8, 16))),
     Case("reduce_masked_kinds_f32", _reductions(f"{M}<5x3xf32>", f"{M}<3xf32>", [0], FLOAT_KINDS),
          "linalg.reduce", masked([8, 4]),
          "column reductions masked to 8x4 of kinds mul, minimumf, maximumf, minnumf, maxnumf",
          outputs=tuple(range(5, 10))),
+    Case("reduce_masked_lowered", _reduce(f"{M}<3x10xf32>", f"{M}<3xf32>", [1], "arith.maximumf"),
+         "linalg.reduce", masked([4, 16], LOWER_MASKED_REDUCTION),
+         "row maxima masked to 4x16, lower_multi_reduction (innerreduction): vector.mask around 1-D vector.reduction"),
     Case("dot_masked", _named("linalg.dot", [f"{M}<13xf32>", f"{M}<13xf32>"], [f"{M}<f32>"]),
          "linalg.dot", masked([16]), "13-element dot masked to 16: masked reduction to a scalar"),
     Case("copy_masked", _named("linalg.copy", [f"{M}<3x10xf32>"], [f"{M}<3x10xf32>"]),
