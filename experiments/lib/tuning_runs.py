@@ -3,12 +3,16 @@
 - ``run_micro``: a micro-benchmark, a small memref kernel repeating one VV/HWV op over a vector
   of ``width`` native f32 registers, compiled with our code generation for the target and timed
   with the harness (ns per call). Its ``features`` say how many native registers of each
-  ``[cost]`` entry one call executes (the design matrix of the least-squares fit).
-- ``run_alternative``: one kernel of ``bench_kernels/`` with one lowering strategy forced (cost
-  overrides, as ``eqsat.forced_strategies`` builds them) or eqsat's own choice; its predicted
-  cost under the target's (or ``Spec.costs``) table, the cost's linear decomposition over the
-  table's entries (so a refit re-prices the same program without saturating again) and its
-  measured ns per call.
+  ``[cost]`` entry one call executes (the design matrix of the least-squares fit). Its O3
+  assembly must keep a vector instruction per counted register (``check_not_folded``): a
+  benchmark LLVM folds away fails its run.
+- ``run_alternative``: one kernel of the generated corpus (``experiments/cost_corpus.py``) with
+  one lowering strategy forced (cost overrides, as ``eqsat.forced_strategies`` builds them) or
+  eqsat's own choice; its predicted cost under the target's (or ``Spec.costs``) table as
+  extraction prices it (register pressure included), the cost's linear decomposition over the
+  table's entries (so a refit re-prices the same program without saturating again), its
+  measured ns per call, and whether its outputs match the reference interpreter's element by
+  element.
 """
 
 from __future__ import annotations
@@ -23,7 +27,6 @@ import numpy as np
 
 from experiments.sweeplib import Spec
 
-KERNELS = Path(__file__).resolve().parent.parent / "bench_kernels"
 # The level the alternatives are extracted at: what `eqsat opt --target` extracts.
 EMIT = "hwv"
 F32 = "f32"
@@ -200,27 +203,72 @@ def run_micro(spec: Spec) -> dict[str, Any]:
     text, feats = micro_module(p["op"], int(p["width"]), lanes)
     module = parse(text, f"<micro {p['op']} x{p['width']}>")
     reassoc = bool(p.get("reassoc", False))
+    out: dict[str, Any] = {}
+    if p["op"] != BASE:  # a benchmark LLVM folds away is an error, not a timing
+        out["vector_instructions"], _ = check_not_folded(p["op"], int(p["width"]), target, lanes)
     if reassoc:  # a shuffle tree instead of the ordered chain: not the table's own entry
         feats[REASSOC] = feats.pop(p["op"])
     ns, _ = _time(module, "micro", target, {}, int(p["repeats"]), float(p["seconds"]), reassoc)
-    return {"ns_per_call": ns, "features": feats}
+    return {**out, "ns_per_call": ns, "features": feats}
 
 
-# -- alternatives of the kernel suite -----------------------------------------------------------
-def kernel_module(name: str) -> tuple[Any, dict[str, str]]:
-    """The parsed kernel and its ``// ARGS: k=v ...`` scalar arguments."""
+# -- the O3 check of a micro-benchmark ---------------------------------------------------------
+def vector_instructions(text: str, target: Any) -> int:
+    """Instructions of ``@micro`` naming an x86 vector register in its O3 assembly for
+    ``target`` (what LLVM kept of the chain)."""
+    from eqsat.codegen import emit_assembly
+    from experiments.lib.kernel_variants import function_assembly
     from frontend import parse
 
-    path = KERNELS / f"{name}.mlir"
-    text = path.read_text()
-    args: dict[str, str] = {}
-    for m in re.finditer(r"^// ARGS:(.*)$", text, re.M):
-        args.update(kv.split("=", 1) for kv in m.group(1).split())
-    return parse(text, str(path)), args
+    asm = emit_assembly(parse(text, "<micro>"), target)
+    body = function_assembly(asm, "micro")
+    return sum(1 for ln in body if re.search(r"%[xyz]mm\d", ln.split("#", 1)[0]))
+
+
+def check_not_folded(op: str, width: int, target: Any, lanes: int) -> tuple[int, float]:
+    """(vector instructions beyond the base kernel's, native registers of ``op`` counted) of a
+    micro-benchmark after O3; raises ``ValueError`` when LLVM folded the chain away (fewer
+    instructions than the registers the features count: a benchmark that times nothing)."""
+    text, feats = micro_module(op, width, lanes)
+    base, base_feats = micro_module(BASE, width, lanes)
+    extra = vector_instructions(text, target) - vector_instructions(base, target)
+    need = feats[op] - base_feats.get(op, 0.0)
+    if extra < need:
+        raise ValueError(
+            f"micro-benchmark {op} x{width} compiles to {extra} vector instructions beyond the "
+            f"base kernel's after O3, fewer than the {need:g} registers of {op} it counts: "
+            "LLVM folded the measured chain away"
+        )
+    return extra, need
+
+
+# -- alternatives of the generated corpus -------------------------------------------------------
+def kernel_module(name: str) -> tuple[Any, str]:
+    """The parsed kernel ``name`` of the generated corpus (``experiments/cost_corpus.py``) and
+    its text."""
+    from frontend import parse
+
+    texts = _corpus_texts()
+    if name not in texts:
+        raise ValueError(f"no kernel {name!r} in the generated corpus")
+    return parse(texts[name], f"{name}.mlir"), texts[name]
+
+
+def _corpus_texts() -> dict[str, str]:
+    from experiments.cost_corpus import corpus
+
+    global _TEXTS
+    if _TEXTS is None:
+        _TEXTS = dict(corpus())
+    return _TEXTS
+
+
+_TEXTS: dict[str, str] | None = None
 
 
 def kernel_names() -> list[str]:
-    return sorted(p.stem for p in KERNELS.glob("*.mlir"))
+    """Every kernel of the generated corpus, in its fixed order."""
+    return list(_corpus_texts())
 
 
 def alternatives(name: str) -> list[str]:
@@ -229,26 +277,12 @@ def alternatives(name: str) -> list[str]:
     from eqsat.forced_strategies import FAMILIES
 
     module, _ = kernel_module(name)
-    present = _op_names(module)
+    present = {op.name for op in module.walk()}
     out = ["eqsat"]
     for op, (_, names) in FAMILIES.items():
         if op in present:
             out += [f"{op}={s}" for s in names]
     return out
-
-
-def _op_names(module: Any) -> set[str]:
-    names: set[str] = set()
-
-    def visit(ops: Any) -> None:
-        for op in ops:
-            names.add(op.name)
-            for region in op.regions:
-                for block in region.blocks:
-                    visit(block.ops)
-
-    visit(module.ops)
-    return names
 
 
 def scaled_table(table: Mapping[str, Any], scales: Mapping[str, float]) -> dict[str, Any]:
@@ -260,13 +294,23 @@ def scaled_table(table: Mapping[str, Any], scales: Mapping[str, float]) -> dict[
     return out
 
 
+def full_cost(snap: Any, root: int, choice: Mapping[int, int], model: Any) -> float:
+    """The cost extraction gives a chosen program: its DAG cost plus the whole-block pressure
+    term (spills and reloads, ``TargetCost.program_cost``)."""
+    return snap.result(root, choice, model, dag=True).dag_cost + model.program_cost(
+        snap, root, choice
+    )
+
+
 def decompose(snap: Any, ex: Any, root: int, target: Any) -> tuple[float, dict[str, float]]:
-    """The program's cost under ``target``'s plain table and each entry's share of it: cost is
-    linear in every entry (registers x per-register price), so the share of ``k`` is the cost
-    with ``k`` doubled minus the cost. The rest (``const``) is what no entry prices."""
+    """The program's full cost under ``target``'s plain table (pressure included) and each
+    entry's share of it: cost is linear in every entry (registers x per-register price, spills
+    x the load and store prices), so the share of ``k`` is the cost with ``k`` doubled minus
+    the cost. The rest (``const``) is what no entry prices linearly (the cheaper of two
+    transpose plans, ``EMITTED_TRANSPOSE``, can switch)."""
     def cost_with(table: Mapping[str, Any]) -> float:
         t = dataclasses.replace(target, cost=dict(table))
-        return snap.result(root, ex.choice, t.cost_model(emit=EMIT), dag=True).cost
+        return full_cost(snap, root, ex.choice, t.cost_model(emit=EMIT))
 
     table = dict(target.cost)
     base = cost_with(table)
@@ -280,6 +324,19 @@ def decompose(snap: Any, ex: Any, root: int, target: Any) -> tuple[float, dict[s
             shares[k] = d
     shares["const"] = base - sum(shares.values())
     return base, shares
+
+
+def program_shares(result: Any, target: Any) -> tuple[float, dict[str, float]]:
+    """``decompose`` summed over every block one optimization round extracted (a function
+    body and its loop bodies), as extraction sums their costs."""
+    total, shares = 0.0, {}
+    for block in result.encoder.blocks:
+        ex = result.extractions[block.index]
+        cost, part = decompose(result.snapshot, ex, result.snapshot.root(block.root), target)
+        total += cost
+        for k, v in part.items():
+            shares[k] = shares.get(k, 0.0) + v
+    return total, shares
 
 
 def _used_ops(term: Any) -> set[str]:
@@ -296,38 +353,47 @@ def _used_ops(term: Any) -> set[str]:
     return out
 
 
+def tolerance(text: str) -> float:
+    """Relative tolerance of an alternative's outputs against the interpreter's, element by
+    element (``eqsat.bench.harness.compare``): the benchmark's, or half-precision rounding
+    for f16 kernels (lowerings sum in other orders)."""
+    from eqsat.bench.run import RTOL
+
+    return 4e-3 if "xf16>" in text else RTOL
+
+
 def run_alternative(spec: Spec) -> dict[str, Any]:
     """params: kernel, alternative, repeats, seconds, time (False: predicted cost only)."""
+    from eqsat.bench.harness import compare, make_inputs, signature
+    from eqsat.bench.run import interpret
     from eqsat.forced_strategies import forced_cost_overrides
     from eqsat.optimize import optimize_module
     from frontend.printer import print_module
 
     p = spec.params
     target = _target(spec)
-    module, args = kernel_module(p["kernel"])
+    module, text = kernel_module(p["kernel"])
     alt = p["alternative"]
     overrides = {} if alt == "eqsat" else forced_cost_overrides(dict([alt.split("=", 1)]))
     # One round: the program timed is the one whose cost is decomposed (a second round would
     # re-extract what the strategies emitted, see optimize_module).
     result = optimize_module(module, target=target, emit=EMIT, rounds=1,
                              cost=target.cost_model(overrides, emit=EMIT))
-    assert result.snapshot is not None and len(result.extractions) == 1
-    (index, ex), = result.extractions.items()
-    root = result.snapshot.root(result.roots[0])
-    predicted, shares = decompose(result.snapshot, ex, root, target)
-    out: dict[str, Any] = {"predicted_cost": predicted, "shares": shares,
-                           "program": print_module(result.module)}
-    if p.get("time", True):
-        from eqsat.bench.harness import signature
-
+    assert result.snapshot is not None and result.encoder is not None
+    predicted, shares = program_shares(result, target)
+    kind = alt.split("=", 1)[0]
+    out: dict[str, Any] = {
+        "predicted_cost": predicted, "shares": shares, "program": print_module(result.module),
+        "extracted_cost": float(result.cost),  # what extraction itself reported (overrides too)
+        "applies": alt == "eqsat" or all(op.name != kind for op in result.module.walk()),
+    }
+    if p.get("time", True) and out["applies"]:
         entry = next(iter(module.functions()))
-        # The optimized function may rename its arguments: pass scalars by position.
-        names = [a.name for a in signature(module, entry).args]
-        renamed = [a.name for a in signature(result.module, entry).args]
-        args = {renamed[names.index(k)]: v for k, v in args.items()}
-        ns, outputs = _time(result.module, entry, target, args, int(p["repeats"]),
+        sig = signature(module, entry)
+        oracle = interpret(module, sig, make_inputs(sig, {}, seed=0))
+        ns, outputs = _time(result.module, entry, target, {}, int(p["repeats"]),
                             float(p["seconds"]))
+        agreement = compare(oracle, outputs, tolerance(text))
         out["ns_per_call"] = ns
-        out["outputs_digest"] = [float(np.nansum(np.asarray(o, dtype=np.float64)))
-                                 for o in outputs]
+        out["checked"], out["max_rel"] = agreement.equal, agreement.max_rel
     return out
