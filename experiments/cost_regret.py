@@ -4,7 +4,12 @@ corpus (``experiments/cost_corpus.py``).
 Per kernel and target: eqsat's own choice, each of eqsat's forced alternatives (one MLIR
 strategy forced per op kind, ``experiments.lib.kernel_variants``) with its predicted cost, and
 MLIR 22's strategy space (``eqsat.bench``: child processes, the same LLVM options for every
-row). Regret = eqsat's time over the best time of any row, minus one. Kendall tau of predicted
+row; ``--space full``, the default, is the benchmark's whole space: forced and combined
+strategies and the transfer options). Regret = eqsat's time over the best time of any row,
+minus one. A kernel whose eqsat choice has fewer than ``MIN_RIVALS`` rivals (distinct checked
+programs besides its own) is reported apart and left out of the regret figures. Each eqsat
+alternative is priced by the extraction round that chose it
+(``kernel_variants.first_round_cost``). Kendall tau of predicted
 cost against measured time over each kernel's eqsat alternatives (distinct programs, groups of
 at least ``MIN_GROUP``), and the same tau with ``llvm-mca-22``'s cycle estimate of the same
 compiled assembly as the predictor.
@@ -31,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from experiments.cost_corpus import corpus, held_out  # noqa: E402
 
 MIN_GROUP = 4
+MIN_RIVALS = 2
 MCA = "llvm-mca-22"
 
 
@@ -107,8 +113,10 @@ def run_kernel(name: str, text: str, target: Any, space: str, repeats: int) -> d
     t0 = time.time()
     report = bench(text, f"{name}.mlir", name, target, baseline="mlir", repeats=repeats,
                    sample_seconds=0.01, placements=1, extra=extra, space=space)  # fmt: skip
+    # Checked rows only (a row whose outputs were not compared is no rival); a copy of another
+    # row's LLVM IR is that row (``same_as``), listed once.
     rows = {r.variant: r.ns_per_call for r in report.rows
-            if r.ns_per_call is not None and r.group == "" and (r.equal is not False)}  # fmt: skip
+            if r.ns_per_call is not None and r.group == "" and r.equal and not r.same_as}  # fmt: skip
     for k, a in alts.items():
         a["ns"] = rows.get(k)
         a["mca"] = mca_cycles(a["ir"], target, name)
@@ -118,10 +126,19 @@ def run_kernel(name: str, text: str, target: Any, space: str, repeats: int) -> d
             "eqsat": alts, "mlir": mlir, "bench_s": time.time() - t0}  # fmt: skip
 
 
+def rivals(record: dict[str, Any]) -> int:
+    """Distinct checked programs competing with eqsat's choice: eqsat's timed alternatives
+    (distinct LLVM IR by construction) and MLIR's rows (copies left out)."""
+    ours = sum(1 for k, a in record["eqsat"].items() if k != "eqsat" and a.get("ns"))
+    return ours + len(record["mlir"])
+
+
 def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for t in sorted({r["target"] for r in records}):
-        rs = [r for r in records if r["target"] == t and r["eqsat"]["eqsat"].get("ns")]
+        timed = [r for r in records if r["target"] == t and r["eqsat"]["eqsat"].get("ns")]
+        rs = [r for r in timed if rivals(r) >= MIN_RIVALS]
+        apart = [r["kernel"] for r in timed if rivals(r) < MIN_RIVALS]
         regrets, wins, taus, mca_taus = [], 0, [], []
         for r in rs:
             ours = r["eqsat"]["eqsat"]["ns"]
@@ -138,6 +155,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         mca_taus = [x for x in mca_taus if x is not None]
         out[t] = {
             "kernels": len(rs),
+            "apart": apart,
             "geomean_regret": geo,
             "worst_regret": max(regrets) if regrets else None,
             "over_25pct": sum(x > 0.25 for x in regrets),
@@ -171,12 +189,16 @@ def markdown(data: dict[str, Any]) -> str:
         lines.append(f"| {t} | {s['kernels']} | {pct(s['geomean_regret'])} | "
                      f"{pct(s['worst_regret'])} | {pct(share)} | {s['tau_groups']} | "
                      f"{num(s['tau_mean'])} | {num(s['mca_tau_mean'])} |")  # fmt: skip
-    lines += ["", "| target | kernel | held out | eqsat ns | best eqsat alternative ns | "
+    for t, s in data["summary"].items():
+        if s.get("apart"):
+            lines += ["", f"{t}: reported apart (fewer than {MIN_RIVALS} rivals, not in the "
+                      f"figures above): {', '.join(s['apart'])}."]
+    lines += ["", "| target | kernel | held out | rivals | eqsat ns | best eqsat alternative ns | "
               "MLIR's best ns | regret | alternatives (cost / ns / mca cycles) |",
-              "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+              "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for r in data["records"]:
         if "error" in r:
-            lines.append(f"| {r['target']} | {r['kernel']} | | error: {r['error'][:80]} | | | | |")
+            lines.append(f"| {r['target']} | {r['kernel']} | | | error: {r['error'][:80]} | | | | |")
             continue
         e = r["eqsat"]
         ours = e["eqsat"].get("ns")
@@ -188,7 +210,7 @@ def markdown(data: dict[str, Any]) -> str:
                            f"{a['ns']:.0f}/{a.get('mca') or '-'}" if a.get("ns") else k
                            for k, a in e.items())  # fmt: skip
         lines.append(f"| {r['target']} | {r['kernel']} | {'yes' if r['held_out'] else 'no'} | "
-                     f"{num(ours)} | {num(alt)} | {num(mb)} | {pct(reg)} | {detail} |")  # fmt: skip
+                     f"{rivals(r)} | {num(ours)} | {num(alt)} | {num(mb)} | {pct(reg)} | {detail} |")  # fmt: skip
     return "\n".join(lines) + "\n"
 
 
@@ -218,7 +240,7 @@ def main() -> int:
     p.add_argument("--kernels", type=int, default=12, help="kernels per target (a spread subset)")
     p.add_argument("--start", type=int, default=0, help="offset of the spread subset")
     p.add_argument("--split", choices=["held-out", "all"], default="held-out")
-    p.add_argument("--space", choices=["single", "full"], default="single")
+    p.add_argument("--space", choices=["single", "full"], default="full")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--out", default="experiments/results/cost_regret")
     p.add_argument("--mca-only", metavar="JSON",

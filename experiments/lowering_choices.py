@@ -1,5 +1,5 @@
-"""Lowering choices: kernel suite x runnable target x {every forced eqsat strategy, MLIR 22's
-default lowering, eqsat's own choice}, measured, predicted, and the regret of eqsat's choice.
+"""Lowering choices: kernel suite x runnable target x {eqsat's own choice, every forced eqsat
+strategy, MLIR 22's strategy space}, measured, predicted, and the regret of eqsat's choice.
 
     python experiments/lowering_choices.py [--quick | --smoke] [--out DIR] [--emit vv|hwv]
                                            [--cluster ADDR] [--workers N] [--fresh]
@@ -16,6 +16,14 @@ reassociation off, a variant that gives other bits than the program's (within th
 say MLIR's unfused ``vector.fma`` on x86-64-v2) is timed and listed but is no rival. Kendall tau
 (``scipy.stats.kendalltau``, tau-b) between predicted cost and measured time over the distinct
 eqsat variants of each (kernel, target). Goal: geometric-mean regret under 3%, no kernel over 5%.
+
+MLIR's rivals are the benchmark's strategy space (``eqsat.bench.mlir_baseline.strategy_variants``:
+its default, each strategy forced alone, every combination of them, and the default strategies
+with each transfer option). Each eqsat variant is priced by the extraction round that made its
+choice (``kernel_variants.first_round_cost``), so that two variants are never priced by
+different rounds' rules. A run whose eqsat choice has fewer than two rivals (distinct checked
+programs besides its own) says little about the choice: such runs are reported apart and left
+out of the regret figures.
 """
 
 from __future__ import annotations
@@ -49,14 +57,17 @@ GOAL_GEOMEAN, GOAL_WORST = 0.03, 0.05
 #: plan -> (kernels or None for all, targets, reassociation settings, repeats, sample seconds)
 PLANS: dict[str, tuple[list[str] | None, tuple[str, ...], tuple[bool, ...], int, float]] = {
     "full": (None, TARGETS, (False, True), 9, 0.02),
-    "quick": (None, TARGETS, (False,), 3, 0.004),
-    "smoke": (["matmul_8x8x8", "transpose_8x8"], ("avx2",), (False,), 1, 0.002),
+    "quick": (["transpose_8x8", "reduce_outer_64x16"], ("avx2",), (False,), 3, 0.002),
+    "smoke": (["reduce_outer_64x16"], ("avx2",), (False,), 1, 0.001),
 }
+#: Fewer rivals than this: the run is reported apart (see the module docstring).
+MIN_RIVALS = 2
 COLUMNS = (
     "target",
     "kernel",
     "reassoc",
     "variant",
+    "kind",
     "forced",
     "ns_per_call",
     "ns_min",
@@ -92,7 +103,14 @@ def specs(plan: str, emit: str = "hwv", layout: str = "nested") -> list[Spec]:
 
 def _candidates(spec: Spec, module: Any, text: str, target: Any) -> list[dict[str, Any]]:
     """Every variant of the spec's kernel: name, what it forces, LLVM IR (or a note why none)."""
-    from eqsat.bench.mlir_baseline import CannotLower, ToolMissing, lower_to_llvm_ir, variants
+    from concurrent.futures import ThreadPoolExecutor
+
+    from eqsat.bench.mlir_baseline import (
+        CannotLower,
+        ToolMissing,
+        lower_to_llvm_ir,
+        strategy_variants,
+    )
 
     reassoc, p = spec.fast_math, spec.params
     out: list[dict[str, Any]] = []
@@ -101,7 +119,8 @@ def _candidates(spec: Spec, module: Any, text: str, target: Any) -> list[dict[st
         choices.append((f"eqsat:{kv.SHORT_KIND[kind]}={strategy}", {kind: strategy}))
     for name, choice in choices:
         kind = next(iter(choice)) if choice else ""
-        row: dict[str, Any] = {"variant": name, "forced": bool(choice), "layout": "row-major"}
+        row: dict[str, Any] = {"variant": name, "forced": bool(choice), "layout": "row-major",
+                               "kind": "eqsat-forced" if choice else "eqsat"}
         try:
             v = kv.eqsat_variant(module, target, choice, p["emit"], reassoc, p["layout"])
         except Exception as e:  # a variant that cannot compile is a finding, not a crash
@@ -114,14 +133,35 @@ def _candidates(spec: Spec, module: Any, text: str, target: Any) -> list[dict[st
         else:
             row["ir"] = v.ir
         out.append(row)
-    default = next(v for v in variants() if v.name == "mlir-default" + ("+reassoc" * reassoc))
-    row = {"variant": default.name, "forced": False, "layout": default.matrix_layout}
-    try:
-        row["ir"] = lower_to_llvm_ir(text, default)
-    except (CannotLower, ToolMissing) as e:
-        row["note"] = str(e)
-    out.append(row)
+    space = strategy_variants(text, "+reassoc" if reassoc else "", "avx2" in target.requires)
+
+    def lower(v: Any) -> dict[str, Any]:
+        row = {"variant": v.name, "forced": v.name != "mlir-default" + "+reassoc" * reassoc,
+               "layout": v.matrix_layout, "kind": mlir_kind(v)}
+        try:
+            row["ir"] = lower_to_llvm_ir(text, v)
+        except (CannotLower, ToolMissing) as e:
+            row["note"] = str(e)
+        return row
+
+    with ThreadPoolExecutor(2) as pool:  # mlir-opt child processes, two at a time
+        out += list(pool.map(lower, space))
     return out
+
+
+def mlir_kind(v: Any) -> str:
+    """``mlir-default``, ``mlir-forced`` (one strategy option set), ``mlir-combined`` (two or
+    more, or a strategy with a transfer option) or ``mlir-transfer`` (a transfer option
+    alone): where an MLIR variant sits in the benchmark's strategy space."""
+    from eqsat.bench.mlir_baseline import DEFAULTS, STRATEGY_KEYS
+
+    diff = [k for k in DEFAULTS if k != "reassoc" and v.options[k] != DEFAULTS[k]]
+    strategies = [k for k in diff if k in STRATEGY_KEYS]
+    if not diff:
+        return "mlir-default"
+    if not strategies:
+        return "mlir-transfer"
+    return "mlir-forced" if len(diff) == 1 else "mlir-combined"
 
 
 def run(spec: Spec) -> dict[str, Any]:
@@ -192,6 +232,7 @@ def table(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                     "kernel": res["kernel"],
                     "reassoc": res["reassoc"],
                     "variant": r["variant"],
+                    "kind": r.get("kind", ""),
                     "forced": r["forced"],
                     "ns_per_call": _round(r.get("ns_per_call"), 2),
                     "ns_min": _round(r.get("ns_min"), 2),  # absent in older records
@@ -217,20 +258,37 @@ def groups(rows: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str, bool], lis
     return out
 
 
+def best_row(
+    group: Sequence[Mapping[str, Any]], eqsat_only: bool = False
+) -> tuple[Mapping[str, Any] | None, Mapping[str, Any] | None]:
+    """(eqsat's row, the fastest checked rival's row, eqsat's own row included), or Nones.
+    ``eqsat_only``: among eqsat's own alternatives only."""
+    timed = [r for r in group if r["checked"] and r["ns_per_call"] and _rival(r)]
+    if eqsat_only:
+        timed = [r for r in timed if r["variant"].startswith("eqsat")]
+    ours = next((r for r in timed if r["variant"] == "eqsat"), None)
+    if ours is None or not timed:
+        return None, None
+    return ours, min(timed, key=lambda r: r["ns_per_call"])
+
+
 def regret(
     group: Sequence[Mapping[str, Any]], eqsat_only: bool = False
 ) -> tuple[float | None, str]:
     """eqsat's time over the best checked variant's, minus 1; and the best variant's name.
     ``eqsat_only``: over eqsat's own alternatives (the cost model's share of the regret, code
     generation's quality against MLIR's left out)."""
-    timed = [r for r in group if r["checked"] and r["ns_per_call"] and _rival(r)]
-    if eqsat_only:
-        timed = [r for r in timed if r["variant"].startswith("eqsat")]
-    ours = next((r for r in timed if r["variant"] == "eqsat"), None)
-    if ours is None or not timed:
+    ours, best = best_row(group, eqsat_only)
+    if ours is None or best is None:
         return None, ""
-    best = min(timed, key=lambda r: r["ns_per_call"])
     return ours["ns_per_call"] / best["ns_per_call"] - 1, best["variant"]
+
+
+def rivals(group: Sequence[Mapping[str, Any]]) -> int:
+    """Distinct checked, timed programs that compete with eqsat's choice: every rival variant
+    but eqsat's own and the copies of another (same LLVM IR)."""
+    return sum(1 for r in group if r["checked"] and r["ns_per_call"] and _rival(r)
+               and r["variant"] != "eqsat" and not r["same_as"])
 
 
 def _rival(row: Mapping[str, Any]) -> bool:
@@ -292,6 +350,7 @@ def summary(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for (tname, kernel, reassoc), g in groups(rows).items():
         reg, best = regret(g)
+        _, best_r = best_row(g)
         pts = tau_points(g)
         ours = next(r for r in g if r["variant"] == "eqsat")
         same = [r["variant"].removeprefix("eqsat:") for r in g if r["same_as"] == "eqsat"]
@@ -303,9 +362,10 @@ def summary(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 "eqsat_ns": ours["ns_per_call"],
                 "eqsat_is": ", ".join(same) or "own plan (no forced twin)",
                 "best": best,
-                "best_ns": min((r["ns_per_call"] for r in g if r["checked"] and r["ns_per_call"]),
-                               default=None),  # fmt: skip
+                "best_ns": best_r["ns_per_call"] if best_r else None,  # the best variant's
                 "regret": reg,
+                "rivals": rivals(g),
+                "kinds": sorted({r["kind"] for r in g if r.get("kind")}),
                 "regret_eqsat": regret(g, eqsat_only=True)[0],
                 "tau": kendall(pts),
                 "alternatives": len(pts),
@@ -327,8 +387,12 @@ def markdown(rows: Sequence[Mapping], summ: Sequence[Mapping], records: Sequence
     spec = records[0]["spec"] if records else {}
     version = records[0]["version"] if records else "?"
     p = spec.get("params", {})
+    from experiments.lib.provenance import markdown_header, record
+
     lines = [
         "# Lowering choices: regret of eqsat's choice",
+        "",
+        markdown_header(record(command.split()[1:])),
         "",
         f"Command: `{command}`. Machine: {host.get('cpu')} ({host.get('cpus')} CPUs, shared "
         f"with other work), Python {host.get('python')}; eqsat {version} "
@@ -339,9 +403,36 @@ def markdown(rows: Sequence[Mapping], summ: Sequence[Mapping], records: Sequence
         "",
         "## Regret per kernel",
         "",
+        f"Runs where eqsat's choice has at least {MIN_RIVALS} rivals (distinct checked programs: "
+        "eqsat's forced strategies and MLIR's strategy space, default, forced, combined).",
+        "",
+    ]
+    lines += _regret_table([s for s in summ if s["rivals"] >= MIN_RIVALS])
+    few = [s for s in summ if s["rivals"] < MIN_RIVALS]
+    lines += ["", f"## Runs with fewer than {MIN_RIVALS} rivals (apart: not in the figures below)",
+              ""]
+    lines += _regret_table(few) if few else ["None."]
+    lines += ["", "## Against the goal", ""] + verdict(summ) + ["", "## Every variant", ""]
+    lines += [
+        "| target | kernel | reassoc | variant | kind | ns/call | predicted cost | checked | note |",
+        "|---|---|---|---|---|---:|---:|---|---|",
+    ]
+    for r in rows:
+        note = r["note"] or (f"same LLVM IR as {r['same_as']}" if r["same_as"] else "")
+        lines.append(
+            f"| {r['target']} | {r['kernel']} | {'on' if r['reassoc'] else 'off'} | "
+            f"{r['variant']} | {r.get('kind', '')} | {_fmt(r['ns_per_call'])} | "
+            f"{_fmt(r['predicted_cost'], '.4g')} | "
+            f"{'yes' if r['checked'] else 'no'} | {note.replace('|', '/')} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _regret_table(summ: Sequence[Mapping[str, Any]]) -> list[str]:
+    lines = [
         "| target | kernel | reassoc | eqsat picks | eqsat ns | best variant | best ns | regret "
-        "| regret among eqsat's alternatives | Kendall tau (n) |",
-        "|---|---|---|---|---:|---|---:|---:|---:|---:|",
+        "| regret among eqsat's alternatives | rivals | Kendall tau (n) |",
+        "|---|---|---|---|---:|---|---:|---:|---:|---:|---:|",
     ]
     for s in summ:
         lines.append(
@@ -349,24 +440,15 @@ def markdown(rows: Sequence[Mapping], summ: Sequence[Mapping], records: Sequence
             f"{s['eqsat_is']} | {_fmt(s['eqsat_ns'])} | {s['best']} | {_fmt(s['best_ns'])} | "
             f"{_fmt(None if s['regret'] is None else 100 * s['regret'], '.1f')}% | "
             f"{_fmt(None if s['regret_eqsat'] is None else 100 * s['regret_eqsat'], '.1f')}% | "
-            f"{_fmt(s['tau'], '.2f')} ({s['alternatives']}) |"
+            f"{s['rivals']} | {_fmt(s['tau'], '.2f')} ({s['alternatives']}) |"
         )
-    lines += ["", "## Against the goal", ""] + verdict(summ) + ["", "## Every variant", ""]
-    lines += [
-        "| target | kernel | reassoc | variant | ns/call | predicted cost | checked | note |",
-        "|---|---|---|---|---:|---:|---|---|",
-    ]
-    for r in rows:
-        note = r["note"] or (f"same LLVM IR as {r['same_as']}" if r["same_as"] else "")
-        lines.append(
-            f"| {r['target']} | {r['kernel']} | {'on' if r['reassoc'] else 'off'} | "
-            f"{r['variant']} | {_fmt(r['ns_per_call'])} | {_fmt(r['predicted_cost'], '.4g')} | "
-            f"{'yes' if r['checked'] else 'no'} | {note.replace('|', '/')} |"
-        )
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def verdict(summ: Sequence[Mapping[str, Any]]) -> list[str]:
+    apart = [f"{s['target']}/{s['kernel']}{'+r' if s['reassoc'] else ''} ({s['rivals']})"
+             for s in summ if s["rivals"] < MIN_RIVALS]
+    summ = [s for s in summ if s["rivals"] >= MIN_RIVALS]
     regs = [s for s in summ if s["regret"] is not None]
     missing = [f"{s['target']}/{s['kernel']}" for s in summ if s["regret"] is None]
     out = []
@@ -399,6 +481,9 @@ def verdict(summ: Sequence[Mapping[str, Any]]) -> list[str]:
         )
     if missing:
         out.append(f"- No regret (eqsat variant missing or wrong): {', '.join(missing)}.")
+    if apart:
+        out.append(f"- Reported apart, fewer than {MIN_RIVALS} rivals (count in brackets): "
+                   f"{', '.join(apart)}.")
     taus = [s["tau"] for s in summ if s["tau"] is not None]
     pooled, pairs = pooled_tau([s["points"] for s in summ])
     if taus:

@@ -65,3 +65,14 @@ def test_regret_and_wins_from_known_timings() -> None:
     assert s["geomean_regret"] == pytest.approx(1.25**0.5 - 1)
     assert s["at_least_mlir_best"] == 1 and s["over_25pct"] == 0
     assert s["tau_groups"] == 1 and s["tau_mean"] == 1.0  # only the held-out group of >= 4
+
+
+def test_kernels_with_fewer_than_two_rivals_are_reported_apart() -> None:
+    records = [
+        _rec("a", 100.0, [(1, 100.0), (2, 120.0)], {"mlir-default": 80.0}, False),
+        # one rival only (MLIR's default): its 100% regret is reported apart
+        _rec("lonely", 100.0, [(1, 100.0)], {"mlir-default": 50.0}, False),
+    ]
+    s = summarize(records)["avx2"]
+    assert s["kernels"] == 1 and s["apart"] == ["lonely"]
+    assert s["worst_regret"] == pytest.approx(0.25)

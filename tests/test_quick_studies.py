@@ -16,7 +16,7 @@ from eqsat.targets import load_target
 from experiments.lib import kernel_variants as kv
 from experiments import lowering_choices, nested_vs_flat, scaling
 from experiments import tune_costs as tc
-from tests.test_studies import assert_regrets_match
+from tests.test_studies import assert_regrets_match, assert_study_properties
 from tests.test_tuning import assert_taus_match
 
 QUIET = ["--cluster", "serial", "--no-progress"]
@@ -74,6 +74,11 @@ def test_lowering_choices_quick(tmp_path: Path) -> None:
     stem = lowering_choices.STUDY
     _written(tmp_path, [f"{stem}.csv", f"{stem}.md", f"{stem}.png"])
     assert_regrets_match(tmp_path)
+    kernels, _, _, _, _ = lowering_choices.PLANS["quick"]
+    assert_study_properties(tmp_path, set(kernels or []))
+    rows = _rows(tmp_path / f"{stem}.csv")
+    transpose = {r["kind"] for r in rows if r["kernel"] == "transpose_8x8"}
+    assert "mlir-combined" in transpose  # e.g. a transpose strategy with the AVX2 8x8 one
 
 
 @needs_avx2

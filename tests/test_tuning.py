@@ -56,27 +56,101 @@ def test_micro_kernels_parse_and_count_registers(op: str) -> None:
             assert feats[op] >= width
 
 
-def _vector_instructions(text: str) -> int:
-    """Instructions of ``@micro`` naming an x86 vector register, in its O3 avx2 assembly."""
-    from eqsat.codegen import emit_assembly
-
-    asm = emit_assembly(parse(text, "<micro>"), load_target("avx2"))
-    body = kv.function_assembly(asm, "micro")
-    return sum(1 for ln in body if re.search(r"%[xyz]mm\d", ln.split("#", 1)[0]))
-
-
 @pytest.mark.parametrize("op", tr.MICRO_OPS)
 def test_micro_kernels_do_their_work_after_o3(op: str) -> None:
     """LLVM at O3 must not fold the measured chain away (abs of abs, a transpose of a
     transpose, shuffles composed into one, a store a later one covers): beyond the base
     kernel's loads and stores, every native register of ``op`` the features count needs at
-    least one vector instruction (loads and stores: those beyond the base kernel's)."""
+    least one vector instruction. ``check_not_folded`` is the check every tuning run makes."""
     for width in tr.micro_widths(op, 8)[:2]:
-        text, feats = tr.micro_module(op, width, 8)
-        base, base_feats = tr.micro_module(tr.BASE, width, 8)
-        extra = _vector_instructions(text) - _vector_instructions(base)
-        need = feats[op] - base_feats.get(op, 0.0)
+        extra, need = tr.check_not_folded(op, width, load_target("avx2"), 8)
         assert need > 0 and extra >= need, (op, width, extra, need)
+
+
+def test_a_micro_benchmark_that_folds_away_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chain LLVM folds to nothing (a transpose of a transpose is the input) is an error."""
+    real = tr.micro_module
+
+    def folding(op: str, width: int, lanes: int = 8) -> tuple[str, dict[str, float]]:
+        if op == tr.BASE:
+            return real(op, width, lanes)
+        t, m = "vector<8x8xf32>", "memref<8x8xf32>"
+        text = (f"func.func @micro(%A: {m}, %B: {m}, %C: {m}) {{\n"
+                "  %c0 = arith.constant 0 : index\n"
+                f"  %a = vector.load %A[%c0, %c0] : {m}, {t}\n"
+                f"  %p = vector.transpose %a, [1, 0] : {t} to {t}\n"
+                f"  %q = vector.transpose %p, [1, 0] : {t} to {t}\n"
+                f"  vector.store %q, %C[%c0, %c0] : {m}, {t}\n  return\n}}\n")
+        return text, {"call": 1.0, "vector.load": 8, "vector.store": 8, op: 16}
+
+    monkeypatch.setattr(tr, "micro_module", folding)
+    with pytest.raises(ValueError, match="folded the measured chain away"):
+        tr.check_not_folded("vector.transpose", 8, load_target("avx2"), 8)
+
+
+def test_shares_reprice_the_full_cost_extraction_gives() -> None:
+    """A program's shares (``decompose``, pressure included) predict its full cost under a
+    scaled table exactly as re-pricing it with that table does (the fit relies on it), and
+    eqsat's own program is priced as its extraction reported."""
+    import dataclasses
+
+    from eqsat.optimize import optimize_module
+
+    target = load_target("avx2")
+    module, _ = tr.kernel_module("reduce_add_16x64_d0_f32")
+    result = optimize_module(module, target=target, emit=tr.EMIT, rounds=1)
+    total, shares = tr.program_shares(result, target)
+    assert total == pytest.approx(result.cost, rel=1e-12)
+    scales = {"arith.addf": 3.0, "vector.load": 0.5, "vector.store": 2.0, "vector.shuffle": 1.7}
+    scaled = dataclasses.replace(target, cost=tr.scaled_table(target.cost, scales))
+    model = scaled.cost_model(emit=tr.EMIT)
+    direct = sum(
+        tr.full_cost(result.snapshot, result.snapshot.root(b.root),
+                     result.extractions[b.index].choice, model)
+        for b in result.encoder.blocks
+    )
+    (predicted,) = tc.predict([{"shares": shares}], scales)
+    assert predicted == pytest.approx(direct, rel=1e-9)
+    assert direct != pytest.approx(total)  # the scaling changed the price
+
+
+def test_the_fit_never_sees_a_held_out_kernel() -> None:
+    from experiments.cost_corpus import corpus, held_out
+
+    names = [n for n, _ in corpus()]
+    held = next(n for n in names if held_out(n))
+    rows = [{"kernel": held, "ns_per_call": 1.0, "shares": {"arith.addf": 1.0}}]
+    with pytest.raises(ValueError, match="held-out"):
+        tc.fit(rows, load_target("avx2").cost, {})
+    specs = tc.specs("smoke", "avx2")
+    split = {s.params["kernel"]: held_out(s.params["kernel"]) for s in specs
+             if s.study == "tune-alt"}
+    assert set(split) == set(tc.kernels("smoke", "tuning")) | set(tc.kernels("smoke", "held_out"))
+    assert not any(held_out(k) for k in tc.kernels("full", "tuning"))
+    assert all(held_out(k) for k in tc.kernels("full", "held_out"))
+
+
+def test_cross_validation_folds_partition_the_kernels() -> None:
+    names = [f"k{i}" for i in range(12)] * 2
+    parts = tc.folds(names)
+    assert len(parts) == tc.FOLDS
+    flat = [k for part in parts for k in part]
+    assert sorted(flat) == sorted(set(names)) and len(flat) == len(set(flat))
+    assert tc.folds(list(reversed(names))) == parts  # deterministic
+
+
+def test_scores_of_known_rankings() -> None:
+    def row(k: str, ns: float) -> dict[str, object]:
+        return {"kernel": k, "ns_per_call": ns}
+
+    rows = [row("a", 10.0), row("a", 20.0), row("a", 30.0), row("a", 40.0),
+            row("b", 5.0), row("b", 4.0)]
+    s = tc.scores(rows, [1.0, 2.0, 3.0, 4.0, 1.0, 2.0])
+    # a: ranked right (6 pairs, tau-b 1); b: the cheaper one is 25% slower (1 pair wrong).
+    assert s["pairs"] == 7 and s["tau"] == pytest.approx(5 / 7)
+    assert s["groups4"] == 1 and s["tau_b4"] == pytest.approx(1.0)
+    assert s["regret_worst"] == pytest.approx(0.25)
+    assert s["regret_geomean"] == pytest.approx(1.25**0.5 - 1)
 
 
 def test_tuned_text_rewrites_entries_and_keeps_the_file_valid(tmp_path: Path) -> None:
@@ -113,38 +187,45 @@ def test_tuning_smoke_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert hashlib.sha256(shipped.read_bytes()).hexdigest() == before
     tuned = load_target(str(out))
     assert tuned.width == load_target(name).width
+    assert "max_registers" not in out.read_text()
+    assert "Held-out kernels" in out.read_text()  # the file states its held-out scores
     assert_taus_match(tmp_path, name)
-    assert (tmp_path / f"{name}.png").stat().st_size > 0
-    assert (tmp_path / f"{name}-alternatives.csv").read_text().count("\n") >= 2
+    md = (tmp_path / "tuning.md").read_text()
+    assert "eqsat's own programs priced as extraction reported them: all" in md
     # `eqsat opt --costs FILE` accepts the tuned file.
     assert eqsat_main(["opt", str(KERNEL), "--costs", str(out)]) == 0
 
 
 def assert_taus_match(directory: Path, name: str) -> None:
-    """The table's pair count and shipped-table tau are those of the alternatives CSV's own
-    rows (``pair_tau`` of their predicted costs against their measured times)."""
+    """The table's held-out pair taus and alternative counts are those of the alternatives
+    CSV's own rows (``scores`` of their predicted costs against their measured times), and
+    the tuning and held-out rows are the splits ``held_out`` says."""
     import csv
+
+    from experiments.cost_corpus import held_out
 
     with (directory / f"{name}-alternatives.csv").open() as fh:
         rows = list(csv.DictReader(fh))
     assert rows
-    tau, pairs = tc.pair_tau([r["kernel"] for r in rows],
-                             [float(r["predicted_before"]) for r in rows],
-                             [float(r["ns_per_call"]) for r in rows])
+    assert all((r["split"] == "held-out") == held_out(r["kernel"]) for r in rows)
+    held = [{"kernel": r["kernel"], "ns_per_call": float(r["ns_per_call"])} for r in rows
+            if r["split"] == "held-out"]
     md = (directory / "tuning.md").read_text()
     row = next(line for line in md.splitlines() if line.startswith(f"| {name} |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
-    assert int(cells[1].split()[0]) == len(rows)  # alternatives
-    assert int(cells[2]) == pairs
-    if tau is not None:
-        assert float(cells[3]) == pytest.approx(tau, abs=1.5e-3), (row, tau)
+    train, held_n = (int(x) for x in cells[1].split(" / "))
+    assert held_n == len(held) and train == len(rows) - len(held)
+    for col, cell in (("predicted_before", 0), ("predicted_after", 1)):
+        s = tc.scores(held, [float(r[col]) for r in rows if r["split"] == "held-out"])
+        quoted = cells[4].split(" (")[0].split(" -> ")[cell]
+        assert quoted == tc._num(s["tau"]), (col, row)
 
 
-def test_applicable_keeps_distinct_correct_programs() -> None:
-    def row(alt: str, program: str, digest: float) -> dict[str, object]:
-        return {"kernel": "k", "alternative": alt, "program": program, "ns_per_call": 1.0,
-                "outputs_digest": [digest], "shares": {}}
+def test_applicable_keeps_distinct_checked_programs() -> None:
+    def row(alt: str, program: str, checked: bool, ns: float | None = 1.0) -> dict[str, object]:
+        return {"kernel": "k", "alternative": alt, "program": program, "ns_per_call": ns,
+                "checked": checked, "shares": {}}
 
-    rows = [row("eqsat", "p1", 1.0), row("a", "p1", 1.0), row("b", "p2", 1.0000001),
-            row("c", "p3", 2.0)]
+    rows = [row("eqsat", "p1", True), row("a", "p1", True), row("b", "p2", True),
+            row("c", "p3", False), row("d", "p4", True, None)]
     assert [r["alternative"] for r in tc.applicable(rows)] == ["eqsat", "b"]

@@ -91,7 +91,8 @@ def eqsat_variant(
     layout: str = "nested",
 ) -> EqsatVariant:
     """Optimize ``module`` under ``target``'s cost model at level ``emit`` (``choice``, {op
-    kind: strategy}, prices every other strategy of that kind out) and emit LLVM IR."""
+    kind: strategy}, prices every other strategy of that kind out) and emit LLVM IR; the
+    predicted cost is the first round's (``first_round_cost``)."""
     from eqsat.codegen import emit_llvm_ir
     from eqsat.forced_strategies import forced_cost_overrides
     from eqsat.optimize import optimize_module
@@ -105,7 +106,16 @@ def eqsat_variant(
         fast_math=reassoc,
     )
     ir = emit_llvm_ir(result.module, target, layout=layout, reassoc=reassoc)
-    return EqsatVariant(result.module, float(result.cost), ir)
+    return EqsatVariant(result.module, first_round_cost(result), ir)
+
+
+def first_round_cost(result: Any) -> float:
+    """The cost of the first extraction round's choice (the round that picks the lowering
+    strategies), summed over its blocks. A later round re-prices what the strategies emitted
+    (``optimize_module``'s ``cost`` is the last round's), and a variant that needs no second
+    round would otherwise be priced by other rules than one that does: every variant is
+    priced by the round where its choice was made."""
+    return float(sum(ex.cost for ex in result.extractions.values()))
 
 
 def strategy_applies(variant: EqsatVariant, kind: str) -> bool:
