@@ -14,6 +14,7 @@ import pytest
 
 from eqsat.check_rules import check_rules
 from eqsat.codegen import compile
+from eqsat.encode import Encoder
 from eqsat.interpret import Interpreter
 from eqsat.optimize import optimize_module
 from eqsat.rulefile import load, rules_dir
@@ -202,3 +203,40 @@ def test_every_mask_of_the_vectorizer_folds_away_and_keeps_the_golden(name: str,
         with contextlib.redirect_stdout(out):
             compile(result.module, target)["entry"]()
     assert out.getvalue() == (CORPUS / f"{name}.expected").read_text()
+
+
+def test_a_kept_mask_decodes_the_original_op_not_the_extracted_equal() -> None:
+    """Decoding a ``Masked`` whose inner e-class yielded another op (an equal of the
+    *unmasked* op, here a stand-in with another kind) emits the original masked op on the
+    decoded operands: the mask is never put around a form whose lanes may differ."""
+    from eqsat.decode import Decoder
+    from eqsat.extract import Term
+    from frontend.ir import Block
+
+    module = parse("""
+func.func @f(%x: vector<4x8xf32>, %acc: vector<4xf32>, %n: index) -> vector<4xf32> {
+  %k = vector.create_mask %n, %n : vector<4x8xi1>
+  %0 = vector.mask %k { vector.multi_reduction <add>, %x, %acc [1] : vector<4x8xf32> to vector<4xf32> } : vector<4x8xi1> -> vector<4xf32>
+  return %0 : vector<4xf32>
+}""")
+    func = module.ops[0]
+    enc = Encoder().encode_block(func.regions[0].blocks[0])
+    (mid,) = enc.masked
+    vt = lambda *shape: Term("VT", (shape, "f32"))  # noqa: E731
+    arg = lambda i, t: Term("Arg", (enc.index, i, t))  # noqa: E731
+    x, acc = arg(0, vt(4, 8)), arg(1, vt(4))
+    mask = Term("CreateMask", (Term("VT", ((4, 8), "i1")),
+                               Term("TCons", (arg(2, Term("TT", ("index",))),
+                                              Term("TCons", (arg(2, Term("TT", ("index",))),
+                                                             Term("TNil")))))))
+    other = Term("MultiReduction", (vt(4), x, acc, "mul", (1,)))
+    ops = Term("TCons", (x, Term("TCons", (acc, Term("TNil")))))
+    masked = Term("Masked", (vt(4), mask, Term("TNil"), other, mid, ops))
+    root = Term("Exit", (Term("TCons", (masked, Term("TNil"))),
+                         Term("StInit", (enc.index, "mem")), Term("StInit", (enc.index, "io"))))
+    block = Block([a.type for a in func.regions[0].blocks[0].args])
+    Decoder({enc.index: root}).decode_block(enc, block, {})
+    (mask_op,) = [op for op in block.ops if op.name == "vector.mask"]
+    inner = mask_op.regions[0].blocks[0].ops[0]
+    assert inner.name == "vector.multi_reduction"
+    assert inner.attributes["kind"].value == "add"
