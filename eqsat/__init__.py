@@ -18,9 +18,14 @@ names of modules (``from eqsat.optimize import optimize_module`` still works): t
 the front door's functions under those names when the modules are imported.
 """
 
+from __future__ import annotations
+
 import sys
 import types
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing is not imported at run time: see eqsat.entry)
+    from typing import Any
 
 FRONT_DOOR = ("parse", "optimize", "compile", "interpret")
 __all__ = [*FRONT_DOOR, "__version__"]

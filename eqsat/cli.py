@@ -6,16 +6,22 @@ status 1; a traceback is a bug in eqsat.
 
 from __future__ import annotations
 
-import argparse
-import signal
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 
-from eqsat.bench.command import add_bench_command
-from eqsat.commands import add_commands
-from eqsat.inputs import positive, positive_seconds, read_input
-from frontend import MLIRError, parse, print_module
+if __name__ == "__main__":  # python -m eqsat.cli is python -m eqsat (eqsat.entry), which
+    import runpy  # stops a Ctrl-C during the imports below cleanly
+
+    runpy.run_module("eqsat", run_name="__main__", alter_sys=True)
+
+import argparse  # noqa: E402
+import signal  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+from contextlib import contextmanager  # noqa: E402
+
+from eqsat.bench.command import add_bench_command  # noqa: E402
+from eqsat.commands import add_commands  # noqa: E402
+from eqsat.inputs import positive, positive_seconds, read_input  # noqa: E402
+from frontend import MLIRError, parse, print_module  # noqa: E402
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
@@ -203,9 +209,6 @@ def main(argv: list[str] | None = None) -> int:
         hard_limit(args.max_memory)
     try:
         return _run(args)
-    except KeyboardInterrupt:
-        print("eqsat: interrupted", file=sys.stderr)
-        return 130
     except OSError as e:
         import errno
 
@@ -234,6 +237,3 @@ def _run(args: argparse.Namespace) -> int:
             return 1
         raise
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -26,6 +26,7 @@ from frontend.ops.runtime import attr_value, elem, shape
 from frontend.ops.spec import OPTIONAL, SINGLE, TERMINATOR, UNDEFINED, VARIADIC
 from eqsat.poison import PoisonLanes
 from frontend.semantics import MemRef, SemanticsError, as_elem, dtype_of
+from frontend.semantics_heap import Heap
 from frontend.runtime_functions import RUNTIME_FUNCTIONS
 from frontend.semantics_vector import MATRIX_LAYOUTS
 from frontend.types import FunctionType, MemRefType, TensorType, Type, VectorType
@@ -55,6 +56,7 @@ class _Step:
     results: tuple[Value, ...]
     multi: bool  # eval returns a sequence (several or variadic results)
     terminator: bool
+    touches: bool  # reads or writes its memref operands' elements (use after free is a fault)
 
 
 def _missing(ctx: Any, op: Operation, *operands: Any) -> Any:
@@ -64,7 +66,7 @@ def _missing(ctx: Any, op: Operation, *operands: Any) -> Any:
 def _plan_op(op: Operation) -> _Step:
     spec = op.spec
     if spec is None:
-        return _Step(op, _missing, tuple(op.operands), None, tuple(op.results), True, False)
+        return _Step(op, _missing, tuple(op.operands), None, tuple(op.results), True, False, False)
     groups = None
     if any(o.kind != SINGLE for o in spec.operands):
         sizes, start, acc = spec.segment_sizes(op), 0, []
@@ -81,6 +83,7 @@ def _plan_op(op: Operation) -> _Step:
         tuple(op.results),
         multi,
         spec.has(TERMINATOR),
+        spec.touches_elements(op),
     )
 
 
@@ -132,6 +135,7 @@ class Interpreter:
         self._globals: dict[str, MemRef] = {}
         self._funcs = module.functions()
         self._depth = 0
+        self.heap = Heap()  # memref.alloc buffers, and those deallocated during the call
         # Poison lane masks: made when a block with an op of undefined content is planned.
         self.poison: PoisonLanes | None = None
 
@@ -170,6 +174,7 @@ class Interpreter:
             raise RuntimeFault(str(e), func.loc) from None
         finally:
             sys.setrecursionlimit(limit)
+            self.heap.clear()
             for wb in writebacks:
                 wb()
         outs = [_from_runtime(r) for r in results]
@@ -308,6 +313,8 @@ class Interpreter:
         for st in steps:
             try:
                 vals = [env[v] for v in st.operands]
+                if st.touches and self.heap:
+                    self.heap.check(vals, st.op.name)
                 if self.poison is not None:
                     groups = st.groups
                     r = self.poison.run(

@@ -93,7 +93,7 @@ class Printer:
             for op in ops:
                 lines.append(self.op(op))
         self.indent -= 1
-        return "{\n" + "\n".join(lines) + "\n" + "  " * self.indent + "}"
+        return "{\n" + "".join(line + "\n" for line in lines) + "  " * self.indent + "}"
 
     # -- operations -------------------------------------------------------------------------
     def op(self, op: Operation) -> str:

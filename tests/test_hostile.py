@@ -5,6 +5,7 @@ timeout). The corpus is ``tests/hostile/``; deeply nested and random inputs are 
 
 from __future__ import annotations
 
+import io
 import re
 from typing import Any
 import subprocess
@@ -226,6 +227,13 @@ def _host_target() -> str:
     return t
 
 
+def _compile_checked(path: Path) -> Any:
+    from eqsat.codegen.api import compile
+    from frontend import parse
+
+    return compile(parse(path.read_text(), str(path)), _host_target(), "entry", checked=True)
+
+
 def _expected_fault(path: Path) -> str:
     first = path.read_text().splitlines()[0]
     assert first.startswith("// FAULT: "), path
@@ -238,14 +246,69 @@ def _expected_fault(path: Path) -> str:
 def test_checked_compiled_runs_fault_at_the_op(path: Path) -> None:
     """Views larger than their buffer, bad sizes, bad deallocs: a located fault (checked
     mode, as `eqsat run` compiles), never a segfault or glibc's abort."""
-    from eqsat.codegen.api import compile
-    from frontend import parse
     from frontend.errors import RuntimeFault
 
-    program = compile(parse(path.read_text(), str(path)), _host_target(), "entry", checked=True)
+    program = _compile_checked(path)
     with pytest.raises(RuntimeFault, match=re.escape(_expected_fault(path))) as e:
         program()
     assert str(e.value).startswith(f"{path}:"), str(e.value)
+
+
+LIFETIME_FAULTS = [p for p in RUN_FAULTS if p.stem.startswith(("uaf_", "dealloc_twice"))]
+
+
+@pytest.mark.parametrize("path", LIFETIME_FAULTS, ids=lambda p: p.stem)
+def test_the_interpreter_reports_use_after_free_where_checked_code_does(path: Path) -> None:
+    """Use after free and double free: the interpreter's fault is the same, at the same op."""
+    from eqsat.interpret import Interpreter
+    from frontend import parse
+    from frontend.errors import RuntimeFault
+
+    with pytest.raises(RuntimeFault, match=re.escape(_expected_fault(path))) as e:
+        Interpreter(parse(path.read_text(), str(path)), out=io.StringIO()).call("entry")
+    compiled = _outcome(lambda: _compile_checked(path)())
+    assert compiled[1] is not None and str(e.value).startswith(compiled[1] + ":")
+
+
+def test_a_live_buffer_in_a_busy_filter_slot_is_not_a_use_after_free() -> None:
+    """The probe's runtime lookup decides: with every filter slot set (as if every pointer
+    collided with a freed one), accesses to live buffers run and print their values."""
+    import ctypes
+
+    from eqsat.codegen import runtime_checked
+
+    src = """
+func.func @entry() {
+  %a = memref.alloc() : memref<4xf32>
+  %b = memref.alloc() : memref<4xf32>
+  %c2 = arith.constant 2 : index
+  %f = arith.constant 7.5 : f32
+  memref.dealloc %a : memref<4xf32>
+  memref.store %f, %b[%c2] : memref<4xf32>
+  %x = memref.load %b[%c2] : memref<4xf32>
+  vector.print %x : f32
+  memref.dealloc %b : memref<4xf32>
+  return
+}
+"""
+    from eqsat.codegen.api import compile
+
+    program = compile(src, _host_target(), checked=True)
+    assert "eqsat.freed_probe" in program.llvm_ir
+    ctypes.memset(runtime_checked.FILTER, 1, ctypes.sizeof(runtime_checked.FILTER))
+    out, fault = _outcome(program)
+    assert (out, fault) == ("7.5\n", None)
+    assert not any(runtime_checked.FILTER), "the filter is cleared when the call returns"
+
+
+def test_modules_that_free_nothing_probe_nothing() -> None:
+    """The use-after-free probe costs nothing where no buffer can be freed."""
+    from eqsat.codegen.api import compile
+
+    src = (HOSTILE / "runs" / "uaf_load.mlir").read_text()
+    no_free = "\n".join(line for line in src.splitlines() if "dealloc" not in line)
+    assert "eqsat.freed_probe" in compile(src, _host_target(), checked=True).llvm_ir
+    assert "eqsat.freed_probe" not in compile(no_free, _host_target(), checked=True).llvm_ir
 
 
 def _limit_memory() -> None:
@@ -485,6 +548,30 @@ def test_ctrl_c_stops_a_run(engine: str, tmp_path: Path) -> None:
     assert p.returncode == 130 and err == "eqsat: interrupted\n", err
 
 
+@pytest.mark.parametrize("module", ["eqsat", "eqsat.cli"])
+def test_ctrl_c_while_the_command_line_imports(module: str) -> None:
+    """SIGINT while Python is still importing eqsat (sent once numpy, the first of the big
+    imports, is loaded, as -X importtime reports): the same one line and exit 130."""
+    import signal
+
+    p = subprocess.Popen([sys.executable, "-X", "importtime", "-m", module, "parse",
+                          str(HOSTILE / "bad_token.mlir")], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert p.stderr is not None
+        for line in p.stderr:
+            if line.split("|")[-1].strip() == "numpy":
+                p.send_signal(signal.SIGINT)
+                break
+        else:
+            pytest.fail("numpy was never imported")
+        _, err = p.communicate(timeout=TIMEOUT)
+    finally:
+        p.kill()
+    said = [line for line in err.splitlines() if not line.startswith("import time:")]
+    assert p.returncode == 130 and said == ["eqsat: interrupted"], err
+
+
 @pytest.mark.parametrize("engine", ["interp", "compiled"])
 def test_run_max_seconds(engine: str, tmp_path: Path) -> None:
     path = tmp_path / "spin.mlir"
@@ -509,8 +596,12 @@ def test_string_bytes_print_as_mlir_runner_prints_them(target: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["nested_function", "for_bounds_not_index", "mask_non_maskable", "module_in_function"]
-)
+    "name",
+    [
+        "nested_function", "for_bounds_not_index", "mask_non_maskable", "module_in_function",
+        "module_without_block", "module_block_arguments", "named_module_in_function",
+    ],
+)  # fmt: skip
 def test_mlir_rejects_them_too(name: str) -> None:
     """Forms our verifier once accepted: mlir-opt-22 rejects them with the same message."""
     from tests import mlir_tools
@@ -532,3 +623,45 @@ def test_what_code_generation_refuses_is_located(path: Path) -> None:
     """An input the interpreter takes but code generation does not: an error at the op."""
     r = eqsat("run", str(path), "--target", _host_target())
     assert_located_error(r, path)
+
+
+# A builtin.module inside a function body: mlir-opt-22 takes an unnamed one with one block
+# (custom or generic form, holding functions or nothing), and refuses the rest.
+MODULES_IN_FUNCTIONS = {
+    "custom_empty": ("builtin.module {\n  }", None),
+    "generic_with_function": (
+        '"builtin.module"() ({\n    func.func @g() {\n      return\n    }\n  }) : () -> ()',
+        None,
+    ),
+    "generic_empty_block": ('"builtin.module"() ({\n  ^bb0:\n  }) : () -> ()', None),
+    "two_blocks": (
+        '"builtin.module"() ({\n  ^bb0:\n  ^bb1:\n  }) : () -> ()',
+        "'builtin.module' op expects region #0 to have 0 or 1 blocks",
+    ),
+    "no_block": (
+        '"builtin.module"() ({\n  }) : () -> ()',
+        "'builtin.module' op region #0 ('bodyRegion') failed to verify constraint: "
+        "region with 1 blocks",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODULES_IN_FUNCTIONS))
+def test_a_module_inside_a_function_is_judged_as_mlir_opt_judges_it(name: str) -> None:
+    from frontend import parse, print_module
+    from frontend.errors import MLIRError
+    from tests import mlir_tools
+
+    body, refusal = MODULES_IN_FUNCTIONS[name]
+    src = f"func.func @f() {{\n  {body}\n  return\n}}\n"
+    if refusal is None:
+        again = print_module(parse(src))
+        assert "builtin.module {" in again and print_module(parse(again)) == again
+    else:
+        with pytest.raises(MLIRError, match=re.escape(refusal)):
+            parse(src)
+    opt = mlir_tools.find_tool("mlir-opt", 22)
+    if opt is not None:
+        theirs = subprocess.run([opt], input=src, capture_output=True, text=True, timeout=TIMEOUT)
+        assert (theirs.returncode == 0) == (refusal is None), theirs.stderr
+        assert refusal is None or refusal in theirs.stderr

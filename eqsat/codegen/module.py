@@ -15,6 +15,7 @@ from eqsat.codegen.arith import scalar_constant
 from eqsat.codegen.descriptor import MemDesc, unpack_memref, with_static
 from eqsat.codegen.emitter import FuncEmitter, ModuleEmitter, abi_params, abi_return
 from eqsat.codegen.memref import global_initializer
+from eqsat.codegen.runtime_checked import frees, with_liveness
 from eqsat.codegen.table import LOWERINGS
 from eqsat.codegen.types import I1, I8, I64, PTR, CodegenError, Layout, memref_struct
 from frontend.ir import Module, Operation
@@ -77,7 +78,7 @@ def emit_module(
         Layout(layout),
         reassoc=reassoc,
         checked=checked,
-        lowerings=LOWERINGS,
+        lowerings=with_liveness(LOWERINGS) if checked and frees(source) else LOWERINGS,
         triple=triple,
         features=enabled_features(triple, features),
         matrix_layout=matrix_layout,

@@ -7,9 +7,16 @@ Checked code (``eqsat run``, ``compile(checked=True)``) registers each buffer it
 strides (``reinterpret_cast``, ``view``) asks whether its elements lie inside that buffer;
 ``dealloc`` asks whether the pointer is a live ``memref.alloc`` buffer (a double free, or the
 free of an alloca, a global or an argument, is a located fault instead of glibc's abort).
-Freed buffers are released when the call returns (or once 256 MiB wait), so a later access
-to one reads stale memory instead of unmapped pages. An invalid view gets zero sizes: every
-later access through it is out of bounds, which checked accesses refuse.
+Freed buffers are released when the call returns (or once 256 MiB wait). An invalid view
+gets zero sizes: every later access through it is out of bounds, which checked accesses
+refuse.
+
+Use after free: in a module that deallocates (``memref.dealloc`` or ``memref.realloc``),
+every op that reads or writes a memref's elements first asks whether the memref's buffer
+was freed, a located fault as in the interpreter (``frontend.semantics_heap``). The question
+costs a hash, one byte load and a compare: ``FILTER`` counts the quarantined buffers per
+hash slot, and only a nonzero slot calls the runtime, which looks the pointer up in
+``FREED``. A buffer released from a full quarantine is no longer recognised.
 
 Allocation sizes are checked in both modes: a negative size, an element count whose bytes
 overflow, or a ``malloc`` that returns null is a fault and an empty buffer, never heap
@@ -22,23 +29,47 @@ import ctypes
 import ctypes.util
 from llvmlite import ir
 
-from eqsat.codegen.descriptor import REFUSED, MemDesc
-from eqsat.codegen.emitter import FuncEmitter
+from typing import Any
+
+from eqsat.codegen.descriptor import REFUSED, MemDesc, UnrankedDesc
+from eqsat.codegen.emitter import FuncEmitter, Lowering
 from eqsat.codegen.runtime import ERRORS, FAULTS
 from eqsat.codegen.texts import FAULT_SITES, fault_id
-from eqsat.codegen.types import I1, I32, I64, PTR
-from frontend.ir import Operation
+from eqsat.codegen.types import I1, I8, I32, I64, PTR
+from frontend.ir import Module, Operation
 
 KINDS = ("memref.alloc", "memref.alloca", "memref.global", "argument")
 ALLOC, ALLOCA, GLOBAL, ARGUMENT = range(4)
 MAX_BYTES = 1 << 46  # above any machine's memory: refused before malloc sees it
 MAX_STACK_BYTES = 1 << 22  # an alloca beyond this would overflow the stack
 QUARANTINE_BYTES = 1 << 28
+FILTER_BITS = 16  # FILTER's slots: 2**16 one-byte counters
+_GOLDEN = 0x9E3779B97F4A7C15  # Fibonacci hashing of the pointer's 16-byte granule
 
 BUFFERS: dict[int, tuple[int, int, int]] = {}  # allocated pointer -> (first byte, end, kind)
 FREED: dict[int, int] = {}  # freed allocated pointers (not yet released) -> bytes
+FILTER = (ctypes.c_uint8 * (1 << FILTER_BITS))()  # quarantined buffers per hash slot
 _libc = ctypes.CDLL(ctypes.util.find_library("c"))
 _libc.free.argtypes = [ctypes.c_void_p]
+
+
+def _slot(allocated: int) -> int:
+    """FILTER's slot of a pointer (the emitted probe computes the same)."""
+    return (((allocated >> 4) * _GOLDEN) & ((1 << 64) - 1)) >> (64 - FILTER_BITS)
+
+
+def _quarantine(allocated: int, nbytes: int) -> None:
+    FREED[allocated] = nbytes
+    h = _slot(allocated)
+    FILTER[h] = min(255, FILTER[h] + 1)  # a saturated slot stays set (only slower probes)
+
+
+def _release(allocated: int) -> None:
+    """Take a pointer out of the quarantine (its memory is then free or reused)."""
+    if FREED.pop(allocated, None) is not None:
+        h = _slot(allocated)
+        if FILTER[h] < 255:
+            FILTER[h] -= 1
 
 
 def reset() -> None:
@@ -46,12 +77,13 @@ def reset() -> None:
     for p in FREED:
         _libc.free(p)
     FREED.clear()
+    ctypes.memset(FILTER, 0, ctypes.sizeof(FILTER))
     BUFFERS.clear()
 
 
 def register(allocated: int, start: int, nbytes: int, kind: int) -> None:
     BUFFERS[allocated] = (start, start + max(0, nbytes), kind)
-    FREED.pop(allocated, None)
+    _release(allocated)
 
 
 def _fault(site: int, detail: str) -> None:
@@ -67,11 +99,7 @@ def _register(allocated: int, start: int, nbytes: int, kind: int) -> None:
 def _view_ok(allocated: int, lo: int, hi: int, site: int) -> int:
     """1 if bytes [lo, hi) lie in the buffer of allocated (or it is not one we know)."""
     try:
-        allocated = allocated or 0
-        if allocated in FREED:
-            _fault(site, "view of a deallocated memref")
-            return 0
-        got = BUFFERS.get(allocated)
+        got = BUFFERS.get(allocated or 0)
         if got is None or lo >= hi:
             return 1
         start, end, kind = got
@@ -97,13 +125,18 @@ def _dealloc(allocated: int, site: int) -> None:
             _fault(site, f"the memref is not from memref.alloc (it is a {KINDS[got[2]]})")
         else:
             del BUFFERS[allocated]
-            FREED[allocated] = got[1] - got[0]
+            _quarantine(allocated, got[1] - got[0])
             if sum(FREED.values()) > QUARANTINE_BYTES:
                 oldest = next(iter(FREED))
-                del FREED[oldest]
+                _release(oldest)
                 _libc.free(oldest)
     except BaseException as e:  # noqa: BLE001 - re-raised by the caller
         ERRORS.append(e)
+
+
+def _freed(allocated: int) -> int:
+    """1 if allocated is a quarantined (deallocated) buffer: the probe's slow path."""
+    return int((allocated or 0) in FREED)
 
 
 _R = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32)(
@@ -113,10 +146,13 @@ _V = ctypes.CFUNCTYPE(
     ctypes.c_int32, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int32
 )(_view_ok)
 _D = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32)(_dealloc)
+_F = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p)(_freed)
 SYMBOLS = {
     "eqsat_register": ctypes.cast(_R, ctypes.c_void_p).value,
     "eqsat_view_ok": ctypes.cast(_V, ctypes.c_void_p).value,
     "eqsat_dealloc": ctypes.cast(_D, ctypes.c_void_p).value,
+    "eqsat_freed": ctypes.cast(_F, ctypes.c_void_p).value,
+    "eqsat_freed_filter": ctypes.addressof(FILTER),
 }
 
 
@@ -216,3 +252,64 @@ def fault_unless(em: FuncEmitter, op: Operation, ok: ir.Value, message: str,
         return d
     em.fault_if(em.b.not_(ok), message, op)
     return refuse_if(em, em.b.not_(ok), d)
+
+
+# -- use after free ----------------------------------------------------------------------------
+PROBE = "eqsat.freed_probe"
+
+
+def frees(module: Module) -> bool:
+    """Does the module deallocate anything (only then can an access be a use after free)?"""
+    return any(op.name in ("memref.dealloc", "memref.realloc") for op in module.walk())
+
+
+def _probe(em: FuncEmitter) -> ir.Function:
+    """The module's ``i1 probe(ptr allocated)``: was this buffer freed? A FILTER slot of 0
+    answers no inline; a nonzero slot asks the runtime (a hash collision answers no there)."""
+    fn = em.m.module.globals.get(PROBE)
+    if fn is not None:
+        return fn  # type: ignore[return-value]
+    fn = ir.Function(em.m.module, ir.FunctionType(I1, [PTR]), PROBE)
+    fn.linkage = "internal"
+    table = em.m.module.globals.get("eqsat_freed_filter")
+    if table is None:
+        table = ir.GlobalVariable(em.m.module, ir.ArrayType(I8, 1 << FILTER_BITS),
+                                  "eqsat_freed_filter")  # fmt: skip
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    h = b.lshr(b.mul(b.lshr(b.ptrtoint(fn.args[0], I64), I64(4)), I64(_GOLDEN)),
+               I64(64 - FILTER_BITS))  # fmt: skip
+    count = b.load(b.gep(table, [I64(0), h], inbounds=True), typ=I8)
+    with b.if_then(b.icmp_unsigned("!=", count, I8(0)), likely=False):
+        slow = em.m.declare("eqsat_freed", I32, [PTR])
+        b.ret(b.icmp_unsigned("!=", b.call(slow, [fn.args[0]]), I32(0)))
+    b.ret(I1(0))
+    return fn
+
+
+def check_live(em: FuncEmitter, op: Operation) -> None:
+    """A fault at op if one of its memref operands' buffers was deallocated."""
+    seen: set[int] = set()
+    for v in op.operands:
+        d = em.get(v)
+        if isinstance(d, UnrankedDesc):
+            d = d.ranked
+        if not isinstance(d, MemDesc) or id(d.allocated) in seen:
+            continue
+        seen.add(id(d.allocated))
+        freed = em.b.call(_probe(em), [d.allocated])
+        em.fault_if(freed, f"{op.name} of a deallocated memref (use after free)", op)
+
+
+def with_liveness(lowerings: dict[str, Lowering]) -> dict[str, Lowering]:
+    """The lowerings, those of ops that touch memref elements preceded by check_live."""
+
+    def live(lower: Lowering) -> Lowering:
+        def checked_lower(em: FuncEmitter, op: Operation) -> Any:
+            spec = op.spec
+            if spec is not None and spec.touches_elements(op):
+                check_live(em, op)
+            return lower(em, op)
+
+        return checked_lower
+
+    return {name: live(lower) for name, lower in lowerings.items()}

@@ -7,7 +7,8 @@ from typing import Any
 import numpy as np
 
 from frontend.attributes import format_symbol
-from frontend.ir import Operation
+from frontend.ir import Block, Operation
+from frontend.ops.common import fail, verify_symbol_parent
 from frontend.ops.registry import register
 from frontend.ops.kinds import STRING
 from frontend.ops.runtime import SemanticsError, no_op, shape
@@ -22,7 +23,10 @@ def _parse_module(p: Any, st: Any) -> None:
         st.attrs["sym_name"] = StringAttr(p._symbol_name())
     if p.try_keyword("attributes"):
         st.attrs.update(p.parse_attr_dict().entries)
-    st.regions.append(p.parse_region(isolated=True))
+    body = p.parse_region(isolated=True)
+    if not body.blocks:  # `module {}` has its one empty block (only a generic form can lack it)
+        body.append(Block())
+    st.regions.append(body)
     st.all_result_types = []
 
 
@@ -34,6 +38,20 @@ def _print_module(pr: Any, op: Operation) -> str:
     body = pr.region(op.regions[0])
     pr.pop_isolated()
     return head + (f"attributes {attrs} " if attrs else "") + body
+
+
+def _verify_module(op: Operation) -> None:
+    """As mlir-opt-22: one block (the custom form always makes it; a generic form may
+    not), without arguments; a named module is a symbol and needs a symbol table."""
+    blocks = op.regions[0].blocks
+    if len(blocks) > 1:
+        raise fail(op, "expects region #0 to have 0 or 1 blocks")
+    if not blocks:
+        raise fail(op, "region #0 ('bodyRegion') failed to verify constraint: region with 1 blocks")
+    if blocks[0].args:
+        raise fail(op, "region should have no arguments")
+    if "sym_name" in op.attributes:
+        verify_symbol_parent(op)
 
 
 def _eval_cast(ctx: Any, op: Operation, inputs: list[Any]) -> list[Any]:
@@ -58,6 +76,7 @@ register(
         traits=frozenset({ISOLATED}),
         parse=_parse_module,
         print=_print_module,
+        verify=_verify_module,
         eval=no_op,
     ),
     OpSpec(

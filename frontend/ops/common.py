@@ -14,6 +14,14 @@ def fail(op: Operation, message: str) -> VerifyError:
     return VerifyError(f"'{op.name}' op {message}", op.loc)
 
 
+def verify_symbol_parent(op: Operation) -> None:
+    """A symbol (func.func, a named builtin.module) must sit directly in a symbol table:
+    the top level, or a builtin.module (the only op with the SymbolTable trait here)."""
+    parent = op.parent.parent.parent if op.parent and op.parent.parent else None
+    if parent is not None and parent.name != "builtin.module":
+        raise fail(op, "symbol's parent must have the SymbolTable trait")
+
+
 def operand_type(op: Operation, name: str) -> Type | None:
     v = op.operand(name)
     return None if v is None else v.type

@@ -13,7 +13,7 @@ from frontend.attributes import (
 )
 from frontend.ir import Operation
 from frontend.ops.registry import register
-from frontend.ops.common import fail
+from frontend.ops.common import fail, verify_symbol_parent
 from frontend.ops.kinds import DICT_ARRAY, FUNCTION_TYPE, STRING, SYMBOL_NAME, SYMBOL_REF
 from frontend.ops.runtime import forward, no_op
 from frontend.ops.spec import (
@@ -138,9 +138,7 @@ def _print_func(pr: Any, op: Operation) -> str:
 
 
 def _verify_func(op: Operation) -> None:
-    parent = op.parent.parent.parent if op.parent and op.parent.parent else None
-    if parent is not None and parent.name != "builtin.module":  # (the only symbol table)
-        raise fail(op, "symbol's parent must have the SymbolTable trait")
+    verify_symbol_parent(op)
     ftype = op.attributes["function_type"].type
     region = op.regions[0]
     if not region.blocks:

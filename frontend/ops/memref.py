@@ -24,6 +24,7 @@ from frontend.ops.runtime import SemanticsError, elem, mixed, no_op, shape
 from frontend.ops.spec import (
     ANY,
     DYNAMIC_INDEX,
+    FREES,
     INDEX,
     MEMREF,
     PURE,
@@ -224,7 +225,8 @@ def _eval_alloc(ctx: Any, op: Operation, dynamic_sizes: list[Any], symbols: list
     sizes = [next(dyn) if s is None else s for s in t.shape]
     if any(s < 0 for s in sizes):
         raise SemanticsError(f"{op.name} with negative size {sizes}")
-    return MemRef.alloc(sizes, elem(t), shape(ctx, t.element))
+    mem = MemRef.alloc(sizes, elem(t), shape(ctx, t.element))
+    return ctx.heap.alloc(mem) if op.name == "memref.alloc" else mem
 
 
 def _eval_cast(ctx: Any, op: Operation, source: MemRef) -> MemRef:
@@ -285,9 +287,9 @@ register(
     OpSpec(
         "memref.dealloc",
         operands=(Operand("memref", ANY_MEMREF),),
-        traits=frozenset({WRITES}),
+        traits=frozenset({WRITES, FREES}),
         format="$memref attr-dict `:` type($memref)",
-        eval=no_op,
+        eval=lambda ctx, op, m: ctx.heap.free(m, op.name),
     ),
     OpSpec(
         "memref.load",

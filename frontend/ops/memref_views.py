@@ -178,7 +178,8 @@ def _eval_realloc(ctx: Any, op: Operation, source: MemRef, size: Any) -> MemRef:
     new = MemRef.alloc([n], source.elem, source.vector_shape)
     k = min(n, source.sizes[0])
     new.buffer[:k] = source.to_array()[:k]
-    return new
+    ctx.heap.free(source, op.name)
+    return ctx.heap.alloc(new)
 
 
 # -- expand_shape / collapse_shape -------------------------------------------------------------

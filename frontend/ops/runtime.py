@@ -29,6 +29,7 @@ from frontend.types import FloatType, IndexType, IntegerType, Type, VectorType
 
 if TYPE_CHECKING:
     from frontend.ir import Operation, Region
+    from frontend.semantics_heap import Heap
 
 __all__ = [
     "EvalContext",
@@ -69,6 +70,11 @@ class EvalContext(Protocol):
 
     def global_memref(self, name: str) -> MemRef:
         """The buffer of memref.global @name (created on first use, then shared)."""
+        ...
+
+    @property
+    def heap(self) -> Heap:
+        """The memref.alloc buffers, and those deallocated (frontend.semantics_heap)."""
         ...
 
     def static(self, op: Operation, build: Callable[[Operation], Any]) -> Any:
@@ -171,4 +177,4 @@ def forward(ctx: EvalContext, op: Operation, *groups: Any) -> list[Any]:
 
 
 def no_op(ctx: EvalContext, op: Operation, *operands: Any) -> None:
-    """Declarations (func.func, memref.global, module) and memref.dealloc: nothing to run."""
+    """Declarations (func.func, memref.global, module): nothing to run."""

@@ -43,6 +43,7 @@ COMMUTATIVE = "commutative"
 VERBATIM = "verbatim"  # kept as written: printed in its own form even in generic mode
 UNDEFINED = "undefined"  # the result has no defined content (ub.poison): any value will do
 SELECTS = "selects"  # elementwise, but each result lane copies one operand lane (arith.select)
+FREES = "frees"  # ends its memref operand's buffer (memref.dealloc); a later access is a fault
 
 DYNAMIC_INDEX = -(2**63)  # MLIR's ShapedType::kDynamic marker inside static index lists
 
@@ -271,6 +272,16 @@ class OpSpec:
 
     def has(self, trait: str) -> bool:
         return trait in self.traits
+
+    def touches_elements(self, op: Operation) -> bool:
+        """Does op read or write the elements of its memref operands (where a freed buffer
+        is a use after free)? READS or WRITES ops, but not views (READS with a memref result
+        make only a descriptor) and not FREES (memref.dealloc checks its operand itself)."""
+        if FREES in self.traits:
+            return False
+        if WRITES in self.traits:
+            return True
+        return READS in self.traits and not any(isinstance(r.type, MemRefType) for r in op.results)
 
     def attr_def(self, name: str) -> Attr | None:
         return self.attr_index.get(name)

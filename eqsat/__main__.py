@@ -1,0 +1,7 @@
+"""``python -m eqsat``: the console script (``eqsat.entry``)."""
+
+import sys
+
+from eqsat.entry import main
+
+sys.exit(main())
