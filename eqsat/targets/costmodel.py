@@ -328,8 +328,8 @@ class TargetCost:
         type per register of the mask (eqsat/codegen/vector_reduce.py fold selects each step
         under the mask; MLIR's lower-vector-mask selects too), so that a mask the rules fold
         away (rules/canonicalize/mask.egg: a select of the neutral element) is no dearer.
-        ``--cost Masked=COST`` replaces it (``inf``: every mask is folded away or the
-        extraction fails)."""
+        ``--cost Masked=COST`` replaces it (``inf``: every mask a rule folds is folded; one
+        that nothing else computes is kept)."""
         if "Masked" in self.overrides:
             return self.overrides["Masked"]
         res, operands = node_types(literals)

@@ -61,3 +61,15 @@ func.func @masked_contracts(%a: vector<2x4x8xf32>, %b: vector<2x4x8xf32>, %c: ve
   %2 = vector.mask %k { vector.contract {indexing_maps = [#id3, #id3, #acc3], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<maxsi>} %aj, %bj, %cj : vector<2x4x8xi32>, vector<2x4x8xi32> into vector<2x4xi32> } : vector<2x4x8xi1> -> vector<2x4xi32>
   return %0, %1, %2 : vector<2x4xf32>, vector<2x4xi32>, vector<2x4xi32>
 }
+
+// A masked read with a passthru (mask-transfer-read-passthru-as-select), 1-D and 2-D.
+func.func @masked_read_passthru(%m: memref<16xf32>, %m2: memref<4x8xf32>, %pt: vector<8xf32>, %pt2: vector<4x8xf32>, %n: index, %r: index) -> (vector<8xf32>, vector<4x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %p = arith.constant 1.5 : f32
+  %k = vector.create_mask %n : vector<8xi1>
+  %0 = vector.mask %k, %pt { vector.transfer_read %m[%c2], %p {in_bounds = [true]} : memref<16xf32>, vector<8xf32> } : vector<8xi1> -> vector<8xf32>
+  %k2 = vector.create_mask %r, %n : vector<4x8xi1>
+  %1 = vector.mask %k2, %pt2 { vector.transfer_read %m2[%c0, %c0], %p {in_bounds = [true, true]} : memref<4x8xf32>, vector<4x8xf32> } : vector<4x8xi1> -> vector<4x8xf32>
+  return %0, %1 : vector<8xf32>, vector<4x8xf32>
+}
