@@ -200,30 +200,38 @@ CORPUS = Path(__file__).parent / "programs" / "vectorized"
 
 
 @pytest.mark.parametrize(
-    ("name", "emit"),
+    ("name", "emit", "target_name"),
     [
-        ("matmul_f32_masked_contract", "hwv"),
-        ("matmul_i32_masked_contract", "vv"),
-        ("reduce_masked_kinds_i32", "hwv"),
-        ("reduce_masked_kinds_f32", "hwv"),
-        ("reduce_masked_kinds_f32", "vv"),
-        ("copy_masked", "hwv"),
-        ("reduce_masked_lowered", "hwv"),
+        ("matmul_f32_masked_contract", "hwv", "avx2"),
+        ("matmul_f32_masked_contract", "hwv", "x86-64-v2"),
+        ("matmul_i32_masked_contract", "vv", "avx2"),
+        ("reduce_masked_kinds_i32", "hwv", "avx2"),
+        ("reduce_masked_kinds_f32", "hwv", "x86-64-v2"),
+        ("reduce_masked_kinds_f32", "vv", "avx2"),
+        ("copy_masked", "hwv", "avx2"),
+        ("reduce_masked_lowered", "hwv", "avx2"),
     ],
 )
-def test_every_mask_of_the_vectorizer_folds_away_and_keeps_the_golden(name: str, emit: str) -> None:
+def test_every_mask_of_the_vectorizer_folds_away_and_keeps_the_golden(
+    name: str, emit: str, target_name: str
+) -> None:
     """With masks forbidden (``--cost Masked=inf``) the masked programs mlir-opt-22 wrote
     (masked contractions, reductions of every kind, reads and writes) come out with no
     vector.mask at all, through the fold rules alone, and still print mlir-runner-22's
-    output (interpreted at VV, compiled for the target at HWV)."""
-    target = load_target("avx2" if load_target("avx2").runs_on_host() else "x86-64-v2")
+    output (interpreted at VV, no poison lane reaching a printed value; compiled for the
+    target at HWV)."""
+    target = load_target(target_name)
+    if emit == "hwv" and not target.runs_on_host():
+        pytest.skip(f"this host cannot run {target_name} code")
     module = parse_file(CORPUS / f"{name}.mlir")
     cost = target.cost_model({"Masked": float("inf")}, emit=emit)
     result = optimize_module(module, target=target, emit=emit, cost=cost)
     assert Counter(op.name for op in result.module.walk())["vector.mask"] == 0
     out = io.StringIO()
     if emit == "vv":
-        Interpreter(result.module, out=out, err=io.StringIO()).call("entry")
+        interp = Interpreter(result.module, out=out, err=io.StringIO())
+        interp.call("entry")
+        assert interp.warnings == []
     else:
         with contextlib.redirect_stdout(out):
             compile(result.module, target)["entry"]()
