@@ -356,13 +356,18 @@ class Snapshot:
         *,
         dag: bool = False,
         budget: MemoryBudget | None = None,
+        every: dict[int, int] | None = None,
     ) -> Extraction:
-        """See ``extract``; ``budget`` is checked as e-classes are finalised."""
+        """See ``extract``; ``budget`` is checked as e-classes are finalised. With ``every``,
+        the search goes on past the root (the same choices up to it) and ``every`` receives
+        the choice for every reachable e-class (what ``eqsat.extract_refine`` starts from)."""
         cls = self.root(root)
         sets: dict[int, dict[int, float]] = {}
-        best = _knuth(self, cls, cost, dag, sets=sets, budget=budget)
+        best = _knuth(self, cls, cost, dag, sets=sets, budget=budget, full=every is not None)
         if best.get(cls) is None:
             raise ExtractionError(f"root {root!r} has no finite term (only cycles)")
+        if every is not None:
+            every.update(best)
         return self.result(cls, best, cost, dag=dag, sets=sets if dag else None)
 
     def result(
@@ -516,6 +521,7 @@ def _knuth(
     given, receives each final class's cost. With capped DAG sets a node can cost less than a
     child (what the cap dropped): the order is then only nearly cheapest first."""
     ops, owner, lits, kids = snap.ops, snap.owner, snap.cost_lits, snap.kids
+    members = snap.members
     missing: dict[int, int] = {}
     heap: list[tuple[float, int]] = []
     best: dict[int, int] = {}
@@ -525,6 +531,9 @@ def _knuth(
         sets = {}  # DAG mode: e-class -> own cost of each class below (capped)
 
     pending: dict[int, float] = {}  # e-class -> cheapest cost pushed so far
+    # DAG mode: the pricing of each node on the heap (its children are final, so it holds
+    # when the node is popped), dropped when its class is final.
+    priced: dict[int, tuple[float, dict[int, float]]] = {}
 
     def push(node: int) -> None:
         cls = owner[node]
@@ -541,6 +550,8 @@ def _knuth(
         if total < pending.get(cls, math.inf) or cls not in pending:
             pending[cls] = total
             heapq.heappush(heap, (total, node))
+            if dag:
+                priced[node] = (own, below)
 
     parents = snap.parents
     arity = snap.arity
@@ -558,7 +569,9 @@ def _knuth(
         if budget is not None:
             budget.tick(popped, "extract", lambda: f"at e-class {popped} of {len(missing)}")
         if dag:
-            own, below = dag_below(snap, node, sets, cost)
+            own, below = priced[node]
+            for other in members[cls]:
+                priced.pop(other, None)
             below[cls] = own
             sets[cls] = _capped(below)
         best[cls] = node

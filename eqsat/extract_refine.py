@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from eqsat.extract import CostFn, Extraction, Snapshot, _knuth
+from eqsat.extract import CostFn, Extraction, Snapshot, _knuth, postorder
 
 # e-classes whose alternatives are tried, widest values first; passes over them.
 WIDEST = 8
@@ -29,14 +29,18 @@ def refine(
     greedy: Extraction,
     program_cost: Callable[[Snapshot, int, Mapping[int, int]], float],
     width: Callable[[int], float],
+    below: Mapping[int, int] | None = None,
 ) -> Extraction:
     """``greedy`` with its ``cost`` raised by the program term, or a better choice found by
-    swapping e-nodes of the widest e-classes (``width``: e-class -> registers of its value)."""
+    swapping e-nodes of the widest e-classes (``width``: e-class -> registers of its value).
+    ``below``: the greedy DAG choice for every e-class reachable from ``root`` (computed here
+    when not given; ``Snapshot.extract(..., every=...)`` gives it with the greedy term)."""
     extra = program_cost(snap, root, greedy.choice)
     best_total = greedy.dag_cost + extra
     if extra <= 0 or not math.isfinite(best_total):
         return replace(greedy, cost=best_total, program_cost=extra)
-    below = _knuth(snap, root, cost, True, full=True)  # a greedy choice for every class
+    if below is None:
+        below = _knuth(snap, root, cost, True, full=True)  # a greedy choice for every class
     current = dict(below) | dict(greedy.choice)
     best = greedy
     for _ in range(PASSES):
@@ -50,12 +54,15 @@ def refine(
                 trial[cls] = node
                 if not _acyclic(snap, root, trial):
                     continue
-                ex = snap.result(root, trial, cost, dag=True)
-                if not math.isfinite(ex.dag_cost) or ex.dag_cost >= best_total:
+                # Priced first; the term is built only for a swap that is kept.
+                order = postorder(snap, root, trial)
+                dag = snap._dag_cost(root, order, trial, cost, None)
+                if not math.isfinite(dag) or dag >= best_total:
                     continue
-                extra_t = program_cost(snap, root, ex.choice)
-                if ex.dag_cost + extra_t < best_total:
-                    best_total, best, current, extra = ex.dag_cost + extra_t, ex, trial, extra_t
+                extra_t = program_cost(snap, root, {c: trial[c] for c in order})
+                if dag + extra_t < best_total:
+                    ex = snap.result(root, trial, cost, dag=True)
+                    best_total, best, current, extra = dag + extra_t, ex, trial, extra_t
                     improved = True
         if not improved or extra <= 0:
             break

@@ -395,19 +395,24 @@ def _extract_root(
 ) -> tuple[Extraction, float]:
     """One block's cheapest program, refined against the target's register pressure where
     the cost model has that term (``program_cost``); also the seconds the refinement took."""
+    program = getattr(cost, "program_cost", None)
+    # With a refinement to come, the greedy DAG search runs on past the root: the refinement
+    # starts from its choice for every e-class (one search instead of two).
+    every: dict[int, int] | None = (
+        {} if program is not None and extractor == "fast" else None
+    )
     if extractor == "exact":
         from eqsat.extract_exact import extract_exact
 
         ex = extract_exact(snap, root, cost)
     else:
-        ex = snap.extract(root, cost, dag=extractor == "fast", budget=memory)
-    program = getattr(cost, "program_cost", None)
+        ex = snap.extract(root, cost, dag=extractor == "fast", budget=memory, every=every)
     if program is None or extractor == "tree":
         return ex, 0.0
     from eqsat.extract_refine import refine
 
     t0 = time.perf_counter()
-    ex = refine(snap, snap.root(root), cost, ex, program, cost.class_registers(snap))
+    ex = refine(snap, snap.root(root), cost, ex, program, cost.class_registers(snap), every)
     return ex, time.perf_counter() - t0
 
 
