@@ -144,6 +144,26 @@ def test_malformed_target_files(path: Path) -> None:
         load_target(path)
 
 
+# What once passed for a target file (silently ignored, or LLVM's abort at --emit asm).
+TARGET_REFUSALS = {
+    "unknown_section": ":11: error: unknown section [widths]",
+    "unknown_key": ":7: error: unknown key 'vectorbits' in [target]",
+    "zero_registers": ":6: error: 'registers' must be >= 1",
+    "unknown_cpu": ":3: error: LLVM knows no processor 'pentium9'",
+    "unknown_triple": ":2: error: 'triple': No available targets are compatible",
+    "unknown_legalize": ":7: error: no legalize rule file 'avx3'",
+}
+
+
+@pytest.mark.parametrize("name", sorted(TARGET_REFUSALS))
+def test_target_files_are_read_strictly(name: str) -> None:
+    from eqsat.targets import TargetError, load_target
+
+    path = HOSTILE / "targets" / f"{name}.toml"
+    with pytest.raises(TargetError, match=re.escape(f"{path}{TARGET_REFUSALS[name]}")):
+        load_target(path)
+
+
 def test_unknown_target_names_the_known_ones() -> None:
     from eqsat.targets import TargetError, load_target
 

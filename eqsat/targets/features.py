@@ -32,28 +32,51 @@ def enabled(features: str) -> set[str]:
 
 
 @cache
-def unknown(triple: str, features: str) -> tuple[str, ...]:
-    """Names of a well-formed feature string that LLVM does not know for the triple (LLVM
-    only warns about them on stderr: the warning is captured from file descriptor 2)."""
+def _llvm_says(triple: str, cpu: str, features: str) -> str:
+    """What LLVM writes on stderr while making a target machine (it only warns about an
+    unknown CPU or feature, then aborts later, in code generation): captured from file
+    descriptor 2. Empty for a triple LLVM has no target for (``triple_problem`` says why)."""
     from llvmlite import binding as llvm
 
     llvm.initialize_all_targets()
     try:
         target = llvm.Target.from_triple(triple)
     except RuntimeError:
-        return ()  # reported where the target machine is made
+        return ""
     with tempfile.TemporaryFile() as tmp:
         sys.stderr.flush()
         saved = os.dup(2)
         os.dup2(tmp.fileno(), 2)
         try:
-            target.create_target_machine(cpu="", features=features)
+            target.create_target_machine(cpu=cpu, features=features)
         finally:
             os.dup2(saved, 2)
             os.close(saved)
         tmp.seek(0)
-        said = tmp.read().decode(errors="replace")
-    return tuple(re.findall(r"'[+-]([^']*)' is not a recognized feature", said))
+        return tmp.read().decode(errors="replace")
+
+
+def triple_problem(triple: str) -> str | None:
+    """Why LLVM has no target for the triple (None: it has one)."""
+    from llvmlite import binding as llvm
+
+    llvm.initialize_all_targets()
+    try:
+        llvm.Target.from_triple(triple)
+    except RuntimeError as e:
+        return str(e)
+    return None
+
+
+def unknown(triple: str, features: str) -> tuple[str, ...]:
+    """Names of a well-formed feature string that LLVM does not know for the triple."""
+    return tuple(re.findall(r"'[+-]([^']*)' is not a recognized feature",
+                            _llvm_says(triple, "", features)))  # fmt: skip
+
+
+def unknown_cpu(triple: str, cpu: str) -> bool:
+    """Is cpu a processor LLVM does not know for the triple (its code would abort LLVM)?"""
+    return bool(cpu) and "is not a recognized processor" in _llvm_says(triple, cpu, "")
 
 
 def missing_on_host(features: str, requires: tuple[str, ...]) -> list[str]:

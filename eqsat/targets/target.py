@@ -15,12 +15,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from eqsat.targets.features import malformed, missing_on_host, unknown
+from eqsat.targets.features import malformed, missing_on_host, triple_problem, unknown, unknown_cpu
 from eqsat.targets.widths import ELEMENT_TYPES
 # Directions of LLVM's pre-RA machine scheduler a target file may pick (``schedule``); the
 # first is LLVM's default on x86 (GenericScheduler schedules bottom-up unless told otherwise).
 SCHEDULES = ("bottomup", "topdown", "bidirectional")
 _REQUIRED = {"triple": str, "cpu": str, "features": str, "vector_bits": int, "registers": int}
+_OPTIONAL = ("description", "requires", "accumulators", "legalize", "schedule", "max_registers")
+SECTIONS = ("target", "width", "cost")
 
 
 class TargetError(Exception):
@@ -128,6 +130,16 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
     head = data.get("target")
     if not isinstance(head, dict):
         raise TargetError(path, 1, "missing [target] section (triple, cpu, features, ...)")
+    for section in data:
+        if section not in SECTIONS:
+            raise TargetError(path, _section_line(text, section) or _line_of(text, section),
+                              f"unknown section [{section}] (a target file has "
+                              f"{', '.join(f'[{x}]' for x in SECTIONS)})")  # fmt: skip
+    for key in head:
+        if key not in _REQUIRED and key not in _OPTIONAL:
+            known = ", ".join([*_REQUIRED, *_OPTIONAL[:-1]])
+            raise TargetError(path, _line_of(text, key, "target"),
+                              f"unknown key '{key}' in [target] (known: {known})")  # fmt: skip
     for key, kind in _REQUIRED.items():
         if key not in head:
             raise TargetError(path, _section_line(text, "target"), f"[target] needs '{key}'")
@@ -135,6 +147,14 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
             raise TargetError(
                 path, _line_of(text, key, "target"), f"'{key}' must be a {kind.__name__}"
             )
+        if kind is int and head[key] < 1:
+            raise TargetError(path, _line_of(text, key, "target"), f"'{key}' must be >= 1")
+    problem = triple_problem(head["triple"])
+    if problem is not None:
+        raise TargetError(path, _line_of(text, "triple", "target"), f"'triple': {problem}")
+    if unknown_cpu(head["triple"], head["cpu"]):
+        raise TargetError(path, _line_of(text, "cpu", "target"),
+                          f"LLVM knows no processor {head['cpu']!r} for {head['triple']}")  # fmt: skip
     requires = head.get("requires", [])
     if not isinstance(requires, list) or not all(isinstance(r, str) for r in requires):
         raise TargetError(
@@ -193,6 +213,12 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
         raise TargetError(
             path, _line_of(text, "legalize", "target"), "'legalize' must be a list of names"
         )
+    shipped = _legalize_names()
+    for x in legalize:
+        if x not in shipped:
+            raise TargetError(path, _line_of(text, "legalize", "target"),
+                              f"no legalize rule file {x!r} (rules/legalize has "
+                              f"{', '.join(sorted(shipped))})")  # fmt: skip
     schedule = head.get("schedule", SCHEDULES[0])
     if schedule not in SCHEDULES:
         raise TargetError(
@@ -216,6 +242,16 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
         accumulators=accumulators,
         legalize=tuple(legalize),
         schedule=schedule,
+    )
+
+
+def _legalize_names() -> frozenset[str]:
+    """The exact legalize rule files of the ``rules`` package (``rules/legalize/<name>.egg``)."""
+    folder = resources.files("rules") / "legalize"
+    return frozenset(
+        f.name.removesuffix(".egg")
+        for f in folder.iterdir()
+        if f.name.endswith(".egg") and not f.name.endswith("-fast-math.egg")
     )
 
 
