@@ -5,6 +5,7 @@ whose regret and Kendall tau are known."""
 from __future__ import annotations
 
 import csv
+import math
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,17 @@ def test_nested_vs_flat_smoke(tmp_path: Path) -> None:
         assert r["note"] or int(r["instructions"]) > 0
         if r["target"] == "avx2" and not r["note"]:
             assert r["checked"] == "True" and float(r["ns_per_call"]) > 0
+    md = (tmp_path / f"{name}.md").read_text()
+    for target in {r["target"] for r in rows}:
+        both: dict[str, dict[str, int]] = {}
+        for r in rows:
+            if r["target"] == target and r["instructions"]:
+                both.setdefault(r["kernel"], {})[r["layout"]] = int(r["instructions"])
+        ratios = [d["flat"] / d["nested"] for d in both.values() if len(d) == 2]
+        if ratios:  # the summary quotes the geometric mean of the CSV's own counts
+            gm = kv.geomean(ratios)
+            assert gm is not None and math.isfinite(gm)
+            assert f"{target}: flat / nested instructions, geometric mean **{gm:.2f}**" in md
 
 
 def test_count_instructions() -> None:

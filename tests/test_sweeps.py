@@ -3,6 +3,7 @@ Dask, Ray where installed); the scaling study end to end in its smallest mode.""
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from pathlib import Path
@@ -143,6 +144,24 @@ def test_scaling_study_smoke(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     md = (tmp_path / "scaling.md").read_text()
     assert "DialEgg" in md and "| contract | 16 |" in md and "Observed growth" in md
     assert (tmp_path / "scaling.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with (tmp_path / "scaling.csv").open() as fh:
+        rows = list(csv.DictReader(fh))
+    planned = {(f, s) for f, sizes in scaling.PLANS["smoke"].items() for s in sizes}
+    assert {(r["family"], int(r["size"])) for r in rows} == planned
+    for r in rows:
+        phases = sum(float(r[f"{p}_ms"]) for p in ("encode", "saturate", "extract", "decode"))
+        assert float(r["total_ms"]) >= phases - 0.05, r  # total spans every phase
+        assert int(r["out_ops"]) > 0 and int(r["nodes"]) > 0, r
+        if r["family"] == "chain":  # a chain of n ops is n ops in, and as many out
+            assert int(r["ops"]) == int(r["size"]) == int(r["out_ops"]), r
+    # The growth table quotes the slopes of the CSV's own figures.
+    table = [{**r, **{m: float(r[m]) for m in scaling.METRICS}, "size": int(r["size"]),
+              "ops": int(r["ops"])} for r in rows]
+    for family, by_metric in scaling.slopes(table).items():
+        if by_metric["nodes"] is not None:
+            x = "n" if family in scaling.SIZE_FAMILIES else "ops"
+            line = next(ln for ln in md.splitlines() if ln.startswith(f"| {family} | {x} |"))
+            assert scaling.growth(by_metric["nodes"]) in line, (family, line)
     # A rerun reads every record back and runs nothing.
     assert scaling.main(args) == 0
     assert f"(0 runs now, {first.group(1)} from earlier records)" in capsys.readouterr().out
