@@ -210,6 +210,7 @@ CORPUS = Path(__file__).parent / "programs" / "vectorized"
         ("reduce_masked_kinds_f32", "vv", "avx2"),
         ("copy_masked", "hwv", "avx2"),
         ("reduce_masked_lowered", "hwv", "avx2"),
+        ("gather_rows_masked", "vv", "avx2"),
     ],
 )
 def test_every_mask_of_the_vectorizer_folds_away_and_keeps_the_golden(

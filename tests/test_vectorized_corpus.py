@@ -97,6 +97,7 @@ def test_corpus_is_complete() -> None:
     # masked vectorization: a masked contraction, a masked write, reductions of every kind
     assert "vector.mask %7 { vector.contract" in written
     assert re.search(r"vector\.mask %\w+ \{ vector\.transfer_write", written)
+    assert re.search(r"vector\.mask %\w+ \{ vector\.gather", written)
     for kind in ("add", "mul", "minsi", "maxsi", "minui", "maxui", "and", "or", "xor",
                  "minimumf", "maximumf", "minnumf", "maxnumf"):
         assert re.search(rf"vector\.mask %\w+ \{{ vector\.multi_reduction <{kind}>", written), kind

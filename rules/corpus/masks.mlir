@@ -73,3 +73,11 @@ func.func @masked_read_passthru(%m: memref<16xf32>, %m2: memref<4x8xf32>, %pt: v
   %1 = vector.mask %k2, %pt2 { vector.transfer_read %m2[%c0, %c0], %p {in_bounds = [true, true]} : memref<4x8xf32>, vector<4x8xf32> } : vector<4x8xi1> -> vector<4x8xf32>
   return %0, %1 : vector<8xf32>, vector<4x8xf32>
 }
+
+// A masked gather (mask-gather-as-anded-mask): its own mask and the vector.mask both apply.
+func.func @masked_gather(%m: memref<8x8xf32>, %iv: vector<2x4xindex>, %gm: vector<2x4xi1>, %pt: vector<2x4xf32>, %r: index, %n: index) -> vector<2x4xf32> {
+  %c0 = arith.constant 0 : index
+  %k = vector.create_mask %r, %n : vector<2x4xi1>
+  %0 = vector.mask %k { vector.gather %m[%c0, %c0] [%iv], %gm, %pt : memref<8x8xf32>, vector<2x4xindex>, vector<2x4xi1>, vector<2x4xf32> into vector<2x4xf32> } : vector<2x4xi1> -> vector<2x4xf32>
+  return %0 : vector<2x4xf32>
+}

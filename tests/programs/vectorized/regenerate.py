@@ -260,6 +260,8 @@ GATHER = """func.func @kernel(%t: tensor<8x8xf32>, %idx: tensor<4xi32>, %o: tens
   return %r : tensor<4x8xf32>
 }"""
 
+GATHER_ODD = GATHER.replace("tensor<4xi32>", "tensor<3xi32>").replace("tensor<4x8xf32>", "tensor<3x5xf32>")
+
 PAD = """func.func @kernel(%t: tensor<3x5xf32>, %o: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %c = arith.constant 9.0 : f32
   %p = tensor.pad %t low[0, 1] high[1, 2] {
@@ -463,6 +465,10 @@ CASES: list[Case] = [
     # -- on tensors, bufferized after vectorization ------------------------------------------
     Case("gather_rows", GATHER, "linalg.generic", children("vectorize_nd_extract"),
          "tensor.extract at data-dependent rows (vectorize_nd_extract): vector.gather",
+         tensors=True),
+    Case("gather_rows_masked", GATHER_ODD, "linalg.generic",
+         WHOLE.replace("OP :", "OP vector_sizes [4, 8] {vectorize_nd_extract} :"),
+         "data-dependent rows of a 3x5 output, masked to 4x8: vector.mask around vector.gather",
          tensors=True),
     Case("pad_copy", PAD, "tensor.pad", children("vectorize_padding"),
          "tensor.pad with a constant, vectorized as a masked read and a write", tensors=True),
