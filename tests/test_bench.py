@@ -245,7 +245,7 @@ def test_report_json_keys_without_timing() -> None:
     report = run.Report("f", "e", load_target("avx2"), 1)
     report.rows = [run.Row("mlir-default", note="MLIR cannot lower: x")]
     assert report_json(report) == [{"variant": "mlir-default", "ns_per_call": None,
-                                    "equal": None, "spread": None, "compile_ms": None,
+                                    "equal": None, "exact": None, "spread": None, "compile_ms": None,
                                     "target": "avx2", "group": "", "same_as": None,
                                     "note": "MLIR cannot lower: x"}]  # fmt: skip
 

@@ -85,13 +85,14 @@ def format_report(report: Report) -> str:
     return "\n".join(lines) + "\n"
 
 
-def best_mlir(report: Report) -> dict[str, tuple[str, float]]:
-    """Per group, MLIR's fastest fully timed variant whose results are right: (name, ns per
-    call). Rows only screened (one placement, few samples) are left out: their figures are
-    noisier, and their minimum would favour MLIR."""
+def best_mlir(report: Report, exact: bool = False) -> dict[str, tuple[str, float]]:
+    """Per group, MLIR's fastest fully timed variant whose results are right (with ``exact``,
+    bit for bit the reference's): (name, ns per call). Rows only screened (one placement, few
+    samples) are left out: their figures are noisier, and their minimum would favour MLIR."""
     out: dict[str, tuple[str, float]] = {}
     for r in report.rows:
-        if r.variant.startswith("mlir-") and r.ns_per_call and r.equal and not r.screened_only:
+        right = r.exact if exact else r.equal
+        if r.variant.startswith("mlir-") and r.ns_per_call and right and not r.screened_only:
             if r.group not in out or r.ns_per_call < out[r.group][1]:
                 out[r.group] = (r.variant, r.ns_per_call)
     return out
@@ -99,7 +100,8 @@ def best_mlir(report: Report) -> dict[str, tuple[str, float]]:
 
 def report_json(report: Report) -> list[dict[str, Any]]:
     """The list ``--json`` writes, one entry per variant: ``variant``, ``ns_per_call``,
-    ``equal`` (null for a variant MLIR cannot lower or that crashed), ``spread`` ([min, max]
+    ``equal`` (null for a variant MLIR cannot lower or that crashed), ``exact`` (bit for bit
+    the reference's results), ``spread`` ([min, max]
     of the placements' medians), ``compile_ms``, ``target``, ``group``, ``same_as`` (the
     variant with identical LLVM IR whose figures these are), ``note``."""
     return [
@@ -107,6 +109,7 @@ def report_json(report: Report) -> list[dict[str, Any]]:
             "variant": r.variant,
             "ns_per_call": r.ns_per_call,
             "equal": r.equal,
+            "exact": r.exact,
             "spread": list(r.spread) if r.spread else None,
             "compile_ms": round(r.compile_s * 1000, 1) if r.compile_s is not None else None,
             "target": report.target.name,

@@ -71,6 +71,11 @@ class Row:
         return None if self.agreement is None else self.agreement.equal
 
     @property
+    def exact(self) -> bool | None:
+        """Bit for bit the reference's results (what the strict program computes)."""
+        return None if self.agreement is None else self.agreement.exact
+
+    @property
     def reassoc(self) -> bool:
         return self.group != ""
 
@@ -314,8 +319,9 @@ def _screen(
 ) -> tuple[list[Variant], list[Row]]:  # fmt: skip
     """The staged search of MLIR's space: time the first stage once (one placement, few
     samples), keep eqsat's rows, MLIR's default, the ``FINALISTS`` fastest right MLIR variants
-    of each group and the second stage (the ``CROSSED`` fastest strategies with every transfer
-    option) for the final timing. Returns those, and the rows only screened (their figures
+    of each group (and, strict, the ``FINALISTS`` fastest bit-exact ones: MLIR's lowerings may
+    fuse a multiply and an add the program rounds apart) and the second stage (the
+    ``CROSSED`` fastest strategies with every transfer option) for the final timing. Returns those, and the rows only screened (their figures
     from the screen, a note saying so)."""
     from eqsat.bench import mlir_baseline as mb
 
@@ -326,16 +332,20 @@ def _screen(
     avx2 = "avx2" in target.requires
     for g in groups:
         keep.add(f"mlir-default{g}")
-        ok, seen = [], set()
+        ok, exact, seen = [], [], set()
         for r in sorted((r for r in rows if r.group == g and r.variant.startswith("mlir-")
                          and r.ns_per_call and (r.same_as or r.variant) in outputs),
                         key=lambda r: r.ns_per_call or math.inf):  # fmt: skip
             src = r.same_as or r.variant
-            tol = RTOL_REASSOC if g else RTOL
-            if src not in seen and compare(oracle, outputs[src], tol).equal:
+            agreement = compare(oracle, outputs[src], RTOL_REASSOC if g else RTOL)
+            if src not in seen and agreement.equal:
                 seen.add(src)
                 ok.append(r)
+                if agreement.exact:
+                    exact.append(r)
         keep.update(r.variant for r in ok[:FINALISTS])
+        if not g:
+            keep.update(r.variant for r in exact[:FINALISTS])
         space = mb.space_variants(text, g, avx2)
         named = {v.name: v for v in space}
         bases = [named[r.variant] for r in ok[:CROSSED] if r.variant in named]
