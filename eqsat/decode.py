@@ -9,6 +9,7 @@ Barriers are re-created with their regions decoded from their own extracted root
 from __future__ import annotations
 
 import sys
+from functools import cache
 from typing import Any
 
 from eqsat.encode import EncodedBlock
@@ -112,6 +113,21 @@ def clone_region(region: Region, mapping: dict[int, Value]) -> Region:
             mapping.update({id(r): nr for r, nr in zip(op.results, copy.results)})
             nb.append(copy)
     return new
+
+
+@cache
+def _op_plan(cons: str) -> tuple[Constructor, OpSpec, tuple[int, ...], int | None] | None:
+    """What ``_BlockDecoder.op`` reads of constructor ``cons`` (None for an unknown one): the
+    constructor, its op's spec, the positions of its state arguments and of its iterator
+    types (which size a contraction's maps), looked up once instead of once per op."""
+    c = by_constructor().get(cons)
+    if c is None:
+        return None
+    spec = lookup(c.op)
+    assert spec is not None
+    states = tuple(i for i, arg in enumerate(c.args) if arg.role == "state")
+    iterators = next((i for i, arg in enumerate(c.args) if arg.name == "iterator_types"), None)
+    return c, spec, states, iterators
 
 
 _FRAMES_PER_OP = 12  # value -> op -> value, plus strategy expanders and state chains
@@ -328,19 +344,10 @@ class _BlockDecoder:
             tile, x = t.args
             offsets = list(self.offsets)
         whole = self.value(x)  # type: ignore[arg-type]
-        wt: VectorType = whole.type  # type: ignore[assignment]
-        sizes = list(tile)  # type: ignore[arg-type]
-        if tuple(sizes) == wt.shape:
+        sizes = tuple(tile)  # type: ignore[arg-type]
+        if sizes == whole.type.shape:  # type: ignore[attr-defined]
             return whole
-        rt = VectorType(tuple(sizes), wt.element)
-        return Emit(self).op(
-            "vector.extract_strided_slice",
-            [whole],
-            rt,
-            offsets=offsets,
-            sizes=sizes,
-            strides=[1] * len(sizes),
-        )
+        return Emit(self).slice(whole, tuple(offsets), sizes)
 
     def multi(self, t: Term) -> Operation:
         got = self.values.get(id(t))
@@ -377,28 +384,24 @@ class _BlockDecoder:
                 self.value(r)
 
     def op(self, t: Term) -> Operation:
-        c: Constructor | None = by_constructor().get(t.op)
-        if c is None:
+        plan = _op_plan(t.op)
+        if plan is None:
             raise DecodeError(f"unknown constructor {t.op}")
-        spec = lookup(c.op)
-        assert spec is not None
-        for arg, a in zip(c.args, t.args):
-            if arg.role == "state":
-                if c.effect == READ_OP:
-                    self.state(a)  # type: ignore[arg-type]
-                else:
-                    self._before_consuming(a)  # type: ignore[arg-type]
+        c, spec, states, iterators_at = plan
+        if states:
+            before = self.state if c.effect == READ_OP else self._before_consuming
+            for i in states:
+                before(t.args[i])  # type: ignore[arg-type]
         operands: list[Value] = []
         sizes: list[int] = []
         attrs: dict[str, Attribute] = {}
         result_types: list[Type] | None = None
-        iterators = next(
-            (len(a) for arg, a in zip(c.args, t.args) if arg.name == "iterator_types"), 0
-        )
+        iterators = len(t.args[iterators_at]) if iterators_at is not None else 0  # type: ignore
         for arg, a in zip(c.args, t.args):
-            if arg.role == "type":
+            role = arg.role
+            if role == "type":
                 result_types = [decode_type(a)]  # type: ignore[arg-type]
-            elif arg.role == "operand":
+            elif role == "operand":
                 vals = (
                     [self.value(a)]
                     if arg.kind == "single"
@@ -409,7 +412,7 @@ class _BlockDecoder:
                 )
                 operands.extend(vals)
                 sizes.append(len(vals))
-            elif arg.role == "attr":
+            elif role == "attr":
                 decoded = decode_attr(arg, spec, a, iterators)
                 if decoded is not None:
                     attrs[arg.name] = decoded

@@ -27,7 +27,7 @@ from frontend import parse
 from frontend.errors import MLIRError
 from eqsat.memory import MemoryBudget, MemoryExceeded
 from eqsat.windows import WINDOW_OPS, Window, merge_reports, plan_windows
-from frontend.ir import Block, Module, Operation, Region, Value
+from frontend.ir import Block, Module, Operation, Region, Value, gc_paused
 from frontend.printer import print_module
 from frontend.verifier import verify_module
 
@@ -442,17 +442,18 @@ def _extract(
     t0 = time.perf_counter()
     decoder = Decoder(roots, memory)
     out = Module([], dict(module.attributes), module.name, module.source)
-    for op in module.ops:
-        e = encoded.get(id(op))
-        if e is None:
-            out.body.append(op)
-            continue
-        old_block = op.regions[0].blocks[0]
-        block = Block([a.type for a in old_block.args])
-        decoder.decode_block(e, block, {})
-        new = Operation(op.name, [], [], dict(op.attributes), [Region([block])], op.loc)
-        out.body.append(new)
-    _verify(out, user, snap)
+    with gc_paused():  # decoding makes tens of thousands of ops and no garbage
+        for op in module.ops:
+            e = encoded.get(id(op))
+            if e is None:
+                out.body.append(op)
+                continue
+            old_block = op.regions[0].blocks[0]
+            block = Block([a.type for a in old_block.args])
+            decoder.decode_block(e, block, {})
+            new = Operation(op.name, [], [], dict(op.attributes), [Region([block])], op.loc)
+            out.body.append(new)
+        _verify(out, user, snap)
     return out, snap, extractions, total, time.perf_counter() - t0, refine_s
 
 
@@ -576,7 +577,8 @@ def _optimize_windowed(
             continue
         region = Region([blocks[id(op)]])
         out.body.append(Operation(op.name, [], [], dict(op.attributes), [region], op.loc))
-    _verify(out, user)
+    with gc_paused():
+        _verify(out, user)
     seconds["decode"] += time.perf_counter() - t4
     return OptimizeResult(
         out,
@@ -632,11 +634,12 @@ def _optimize_piece(
         total += ex.cost
     t3 = time.perf_counter()
     state["phase"] = "decode"
-    for (f, w), e in zip(piece, encoded, strict=True):
-        decoder = Decoder(roots, memory, f" ({_where([(f, w)]).removeprefix('in ')})")
-        values = decoder.decode_block(e, blocks[id(f)], outer[id(f)])
-        if w is not None:
-            outer[id(f)].update(zip(map(id, w.outputs), values))
+    with gc_paused():  # decoding makes tens of thousands of ops and no garbage
+        for (f, w), e in zip(piece, encoded, strict=True):
+            decoder = Decoder(roots, memory, f" ({_where([(f, w)]).removeprefix('in ')})")
+            values = decoder.decode_block(e, blocks[id(f)], outer[id(f)])
+            if w is not None:
+                outer[id(f)].update(zip(map(id, w.outputs), values))
     eg.run("(pop)", "<window>")
     for k, dt in zip(seconds, (t1 - t0, t2 - t1, t3 - t2, time.perf_counter() - t3)):
         seconds[k] += dt

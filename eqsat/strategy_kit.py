@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from frontend.attributes import Attribute, DenseArrayAttr, IntegerAttr
@@ -154,6 +155,13 @@ _CONVERTED: dict[tuple[Any, ...], Any] = {}
 _CONVERTED_MAX = 1 << 16
 
 
+@lru_cache(maxsize=4096)
+def _slice_attributes(offsets: tuple[int, ...], sizes: tuple[int, ...]) -> dict[str, Any]:
+    spec = lookup("vector.extract_strided_slice")
+    attrs = {"offsets": list(offsets), "sizes": list(sizes), "strides": [1] * len(sizes)}
+    return {key: _converted(spec, key, value) for key, value in attrs.items()}
+
+
 class Emit:
     """Small constructors for the ops expanders build (types inferred through the op table)."""
 
@@ -182,6 +190,19 @@ class Emit:
             op.results = [Value(t, op, i) for i, t in enumerate(spec.infer(op))]
         self.dec.emit(op)
         return op.results[0] if op.results else None  # type: ignore[return-value]
+
+    def slice(self, v: Value, offsets: tuple[int, ...], sizes: tuple[int, ...]) -> Value:
+        """``vector.extract_strided_slice`` of ``v`` at unit strides (what ``op`` builds, its
+        attributes made once per offsets and sizes: tiling takes thousands of such slices)."""
+        t: VectorType = v.type  # type: ignore[assignment]
+        op = Operation(
+            "vector.extract_strided_slice",
+            [v],
+            [VectorType(sizes, t.element)],
+            _slice_attributes(offsets, sizes),
+        )
+        self.dec.emit(op)
+        return op.results[0]
 
     # -- effects: strategies for reads and writes must respect the state chain ---------------
     def after(self, state: Any) -> None:
