@@ -81,3 +81,15 @@ func.func @masked_gather(%m: memref<8x8xf32>, %iv: vector<2x4xindex>, %gm: vecto
   %0 = vector.mask %k { vector.gather %m[%c0, %c0] [%iv], %gm, %pt : memref<8x8xf32>, vector<2x4xindex>, vector<2x4xi1>, vector<2x4xf32> into vector<2x4xf32> } : vector<2x4xi1> -> vector<2x4xf32>
   return %0 : vector<2x4xf32>
 }
+
+// Other element types: the neutral-lit texts of f16, bf16, f64, i64 and i1 decode and hold.
+func.func @masked_kinds_types(%h: vector<8xf16>, %sh: f16, %b: vector<8xbf16>, %sb: bf16, %d: vector<8xf64>, %sd: f64, %l: vector<8xi64>, %sl: i64, %p: vector<8xi1>, %sp: i1, %n: index) -> (f16, bf16, f64, i64, i1, i1) {
+  %k = vector.create_mask %n : vector<8xi1>
+  %0 = vector.mask %k { vector.reduction <maxnumf>, %h, %sh : vector<8xf16> into f16 } : vector<8xi1> -> f16
+  %1 = vector.mask %k { vector.reduction <minimumf>, %b, %sb : vector<8xbf16> into bf16 } : vector<8xi1> -> bf16
+  %2 = vector.mask %k { vector.reduction <mul>, %d, %sd : vector<8xf64> into f64 } : vector<8xi1> -> f64
+  %3 = vector.mask %k { vector.reduction <minsi>, %l, %sl : vector<8xi64> into i64 } : vector<8xi1> -> i64
+  %4 = vector.mask %k { vector.reduction <and>, %p, %sp : vector<8xi1> into i1 } : vector<8xi1> -> i1
+  %5 = vector.mask %k { vector.reduction <maxsi>, %p, %sp : vector<8xi1> into i1 } : vector<8xi1> -> i1
+  return %0, %1, %2, %3, %4, %5 : f16, bf16, f64, i64, i1, i1
+}
