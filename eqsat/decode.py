@@ -268,15 +268,18 @@ class _BlockDecoder:
             elif _is_read_strategy(inner.op):  # type: ignore[union-attr]
                 self.state(inner.args[-1])  # type: ignore[union-attr,arg-type]
             else:  # no state to order the read by: refuse rather than misplace it
-                raise DecodeError(
-                    f"masked {original.name} extracted as {inner.op}, which reads no memory"  # type: ignore
-                )
+                what = f"masked {original.name} extracted as {inner.op}"  # type: ignore[union-attr]
+                raise DecodeError(f"{what}, which reads no memory")
         values = [self.value(x) for x in term_list(operands_t)]  # type: ignore[arg-type]
         op = Operation(original.name, values, original.result_types,
                        dict(original.attributes), [], original.loc)  # fmt: skip
         return self._mask_around(ty, mask, passthru, op)
 
-    def _masked_as_written(self, ty: Term, mask: Value, passthru: list[Value], inner: Term) -> Value:
+    def _masked_as_written(
+        self, ty: Term, mask: Value, passthru: list[Value], inner: Term
+    ) -> Value:
+        """A ``Masked`` term decoded without its block's side table (``eqsat check-rules``
+        decodes rule sides on their own): ``inner`` is the op as the program wrote it."""
         c = by_constructor().get(inner.op)
         spec = lookup(c.op) if c is not None else None
         if c is None or spec is None or not spec.has(MASKABLE):
@@ -293,6 +296,7 @@ class _BlockDecoder:
         return self._mask_around(ty, mask, passthru, op)
 
     def _mask_around(self, ty: Term, mask: Value, passthru: list[Value], op: Operation) -> Value:
+        """Emit ``vector.mask mask, passthru { op; vector.yield }``; its result."""
         body = Block()
         body.append(op)
         body.append(Operation("vector.yield", [op.results[0]], [], {}))
