@@ -155,6 +155,13 @@ _CONVERTED: dict[tuple[Any, ...], Any] = {}
 _CONVERTED_MAX = 1 << 16
 
 
+@lru_cache(maxsize=1024)
+def vector_type(shape: tuple[int, ...], element: Type) -> VectorType:
+    """``VectorType(shape, element)``, one object per type: an expansion makes the same few
+    types thousands of times, and the printer spells a type object once (``frontend.types``)."""
+    return VectorType(shape, element)
+
+
 @lru_cache(maxsize=4096)
 def _slice_attributes(offsets: tuple[int, ...], sizes: tuple[int, ...]) -> dict[str, Any]:
     spec = lookup("vector.extract_strided_slice")
@@ -198,7 +205,7 @@ class Emit:
         op = Operation(
             "vector.extract_strided_slice",
             [v],
-            [VectorType(sizes, t.element)],
+            [vector_type(sizes, t.element)],
             _slice_attributes(offsets, sizes),
         )
         self.dec.emit(op)
@@ -219,7 +226,7 @@ class Emit:
         k = len(pos)
         if k == 0:
             return v
-        rt = t.element if k == t.rank else VectorType(t.shape[k:], t.element)
+        rt = t.element if k == t.rank else vector_type(t.shape[k:], t.element)
         return self.op("vector.extract", [v], rt, static_position=DenseArrayAttr("i64", tuple(pos)))
 
     def insert(self, src: Value, dest: Value, pos: list[int] | tuple[int, ...]) -> Value:
@@ -248,7 +255,7 @@ class Emit:
         return v if v.type == t else self.op("vector.broadcast", [v], t)
 
     def shuffle(self, a: Value, b: Value, mask: list[int]) -> Value:
-        rt = VectorType((len(mask),) + a.type.shape[1:], elem_of(a.type))  # type: ignore
+        rt = vector_type((len(mask),) + a.type.shape[1:], elem_of(a.type))  # type: ignore
         return self.op("vector.shuffle", [a, b], rt, mask=DenseArrayAttr("i64", tuple(mask)))
 
     def from_elements(self, elems: list[Value], t: VectorType) -> Value:
