@@ -239,9 +239,12 @@ def check_rules(
     trials: int = 3,
     seed: int = 0,
     context: list[RuleFile] | None = None,
+    strict: bool = False,
 ) -> CheckReport:
     """Check every rule of ``rule_files`` (default: all of ``rules/``) on the programs of
-    ``corpus``; ``context`` files run alongside, unioning as usual, unchecked."""
+    ``corpus``; ``context`` files run alongside, unioning as usual, unchecked. A program
+    that does not parse is one of the report's errors, or with ``strict`` (programs the
+    user named) the MLIRError itself, before any rule runs."""
     import time
 
     start = time.perf_counter()
@@ -261,6 +264,8 @@ def check_rules(
         try:
             modules.append(parse_file(path))
         except MLIRError as e:
+            if strict:
+                raise
             report.errors.append(str(e).splitlines()[0])
     rng = np.random.default_rng(seed)
     # One run with every rule in witness mode; then, for rules that did not fire there

@@ -7,7 +7,7 @@ import sys
 from typing import TextIO
 
 from eqsat.cost_options import cost_item, native_spec
-from eqsat.inputs import memory_size, positive, positive_seconds, read_input
+from eqsat.inputs import egraph_file, memory_size, positive, positive_seconds, read_input
 from eqsat.memory import MemoryBudget, MemoryExceeded, default_limit
 from frontend import parse, print_module
 
@@ -278,9 +278,10 @@ def cmd_check_rules(args: argparse.Namespace) -> int:
     if args.rules:
         mine = [load(p) for p in args.rules]
         context = [rf for group in default_rule_files().values() for rf in group]
-        report = check_rules(corpus, mine, args.trials, args.seed, context=context)
+        report = check_rules(corpus, mine, args.trials, args.seed, context=context,
+                             strict=bool(args.corpus))  # fmt: skip
     else:
-        report = check_rules(corpus, trials=args.trials, seed=args.seed)
+        report = check_rules(corpus, trials=args.trials, seed=args.seed, strict=bool(args.corpus))
     print(report.format())
     return 0 if report.ok(require_all_fired=not args.allow_unfired) else 1
 
@@ -396,6 +397,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--dump-egraph",
         metavar="G.json|G.dot|G.svg",
+        type=egraph_file,
         help="write the saturated e-graph: extraction-gym's JSON, or a picture for small "
         "programs (Graphviz DOT; SVG runs Graphviz's dot, which must be installed)",
     )

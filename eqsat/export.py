@@ -31,6 +31,7 @@ from typing import Any
 from eqsat.cost import CostModel, vv_cost
 from eqsat.egraph import EGraph
 
+FORMATS = (".json", ".dot", ".svg")  # what ``dump`` writes, by the file's suffix
 ILLEGAL_COST = 1e30
 
 
@@ -131,8 +132,10 @@ def dump(
 ) -> None:
     """Write ``serialize(...)`` to ``path``: JSON for ``.json``, a Graphviz picture for
     ``.dot`` and ``.svg`` (the latter runs Graphviz's ``dot``)."""
-    data = serialize(egraph, roots, cost)
     suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise ExportError(f"the file name must end in {', '.join(FORMATS)}")
+    data = serialize(egraph, roots, cost)
     if suffix in (".dot", ".svg"):
         text = to_dot(data)
         if suffix == ".svg":

@@ -57,3 +57,16 @@ def memory_size(text: str) -> int:
         return parse_size(text)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def egraph_file(text: str) -> str:
+    """An argparse type: a file ``eqsat.export.dump`` can write (.json, .dot or .svg)."""
+    from pathlib import Path
+
+    from eqsat.export import FORMATS
+
+    if Path(text).suffix.lower() not in FORMATS:
+        raise argparse.ArgumentTypeError(
+            f"expected a file name ending in {', '.join(FORMATS)}, got {text!r}"
+        )
+    return text

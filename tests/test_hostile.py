@@ -116,6 +116,36 @@ def test_malformed_rule_files(path: Path) -> None:
     assert_located_error(eqsat("opt", EXAMPLE, "--rules", str(path)), path)
 
 
+BENCH_REFUSALS = {
+    # a value of the file's ARGS line: located there (it was blamed on --arg, unlocated)
+    "args_line": ("// ARGS: n=abc\nfunc.func @k(%n: index, %x: memref<8xf32>) {\n  return\n}\n",
+                  ":1:10: error: // ARGS n=abc: not a number of type index"),
+    # a signature bench cannot call: located at the function (it was the file's name only)
+    "dynamic_memref": ("func.func @k(%x: memref<?xf32>) {\n  return\n}\n",
+                       ":1:1: error: %x: memrefs of dynamic shape are not supported"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BENCH_REFUSALS))
+def test_bench_refusals_are_located(case: str, tmp_path: Path, capsys: Any) -> None:
+    from eqsat.cli import main
+
+    text, said = BENCH_REFUSALS[case]
+    path = tmp_path / "k.mlir"
+    path.write_text(text)
+    assert main(["bench", str(path), "--entry", "k", "--target", _host_target()]) == 1
+    assert capsys.readouterr().err.startswith(f"{path}{said}")
+
+
+def test_check_rules_on_a_program_that_does_not_parse() -> None:
+    """The program's located error and exit 1, before any rule runs (it used to check every
+    rule for a minute on no program and bury the error in the report)."""
+    path = HOSTILE / "bad_token.mlir"
+    r = eqsat("check-rules", str(path))
+    assert_located_error(r, path)
+    assert r.stdout == ""
+
+
 @pytest.mark.parametrize("path", sorted((HOSTILE / "costs").glob("*.toml")), ids=lambda p: p.stem)
 def test_malformed_cost_tables(path: Path) -> None:
     r = eqsat("opt", EXAMPLE, "--costs", str(path))
@@ -184,6 +214,7 @@ def test_unknown_target_names_the_known_ones() -> None:
         ["run", EXAMPLE, "--max-seconds", "0"],
         ["opt", EXAMPLE, "--target", "pdp11"],
         ["opt", EXAMPLE, "--emit", "hwv"],
+        ["opt", EXAMPLE, "--dump-egraph", "graph.txt"],  # (it wrote JSON there silently)
         ["bench", EXAMPLE, "--entry", "entry", "--arg", "n"],
         ["frobnicate"],
         [],

@@ -133,7 +133,8 @@ def _scalar_args(items: list[str] | None) -> dict[str, str]:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from eqsat.bench.harness import BenchError, file_scalar_args
+    from eqsat.bench.harness import BenchError, file_scalar_args, file_scalar_locs
+    from frontend import MLIRError
     from eqsat.bench.mlir_baseline import ToolMissing
     from eqsat.bench.run import bench
     from eqsat.cost_options import CostFileError
@@ -155,6 +156,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         )
         return 1
     text, name = read_input(args.file)
+    written = {k: v for k, v in file_scalar_locs(text, name).items() if k not in scalars}
     scalars = {**file_scalar_args(text), **scalars}  # --arg wins over the file's ARGS line
     try:
         extra = _researcher_rows(args, text, name, target)
@@ -180,12 +182,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
             placements=args.placements,
             space=args.space,
             extra=extra,
+            written=written,
         )
     except ToolMissing as e:
         print(f"eqsat: error: {e}", file=sys.stderr)
         return 1
     except BenchError as e:
-        print(f"{name}: error: {e}", file=sys.stderr)
+        print(MLIRError(str(e), e.loc) if e.loc else f"{name}: error: {e}", file=sys.stderr)
         return 1
     sys.stdout.write(format_report(report))
     if args.json:

@@ -31,6 +31,7 @@ from eqsat.codegen.llvm_options import LlvmOptions
 from eqsat.codegen.llvm_options import current as current_options
 from eqsat.targets import Target
 from frontend import Module
+from frontend.errors import SourceLoc
 from frontend.types import FloatType, FunctionType, IndexType, IntegerType, MemRefType, Type
 
 ALIGN = 64
@@ -50,7 +51,12 @@ _SCALARS: dict[str, tuple[Any, str, str]] = {
 
 
 class BenchError(Exception):
-    """A kernel the harness cannot run (unsupported signature, bad --arg, bad LLVM IR)."""
+    """A kernel the harness cannot run (unsupported signature, bad --arg, bad LLVM IR);
+    ``loc``: where in the kernel file the problem is written, when it is written there."""
+
+    def __init__(self, message: str, loc: SourceLoc | None = None) -> None:
+        super().__init__(message)
+        self.loc = loc
 
 
 def _scalar_name(t: Type) -> str | None:
@@ -112,11 +118,11 @@ def signature(module: Module, entry: str) -> Signature:
         if isinstance(t, MemRefType):
             elem = _scalar_name(t.element)
             if elem is None:
-                raise BenchError(f"%{name}: memrefs of {t.element} are not supported")
+                raise BenchError(f"%{name}: memrefs of {t.element} are not supported", func.loc)
             if not t.has_static_shape:
-                raise BenchError(f"%{name}: memrefs of dynamic shape are not supported ({t})")
+                raise BenchError(f"%{name}: memrefs of dynamic shape are not supported ({t})", func.loc)
             if t.layout is not None or t.memory_space is not None:
-                raise BenchError(f"%{name}: only identity-layout memrefs are supported ({t})")
+                raise BenchError(f"%{name}: only identity-layout memrefs are supported ({t})", func.loc)
             dims = tuple(int(s) for s in t.shape)  # type: ignore[arg-type]
             args.append(Arg(name, t, elem, dims))
             continue
@@ -124,18 +130,21 @@ def signature(module: Module, entry: str) -> Signature:
         if elem is None:
             raise BenchError(
                 f"%{name}: arguments of type {t} are not supported (memrefs and scalars are; "
-                "vectors passed by value are not)"
+                "vectors passed by value are not)",
+                func.loc,
             )
         args.append(Arg(name, t, elem, None))
     if len(ftype.results) > 1:
-        raise BenchError(f"@{entry} returns {len(ftype.results)} values; at most one is supported")
+        raise BenchError(f"@{entry} returns {len(ftype.results)} values; at most one is supported",
+                         func.loc)  # fmt: skip
     result = None
     if ftype.results:
         result = _scalar_name(ftype.results[0])
         if result is None:
             raise BenchError(
                 f"@{entry} returns {ftype.results[0]}; only scalar results are supported "
-                "(write vectors through a memref argument)"
+                "(write vectors through a memref argument)",
+                func.loc,
             )
     return Signature(entry, tuple(args), result)
 
@@ -149,15 +158,28 @@ def aligned_array(shape: tuple[int, ...], dtype: Any, align: int = ALIGN) -> np.
     return raw[start : start + n * dt.itemsize].view(dt).reshape(shape)
 
 
-def make_inputs(sig: Signature, scalars: dict[str, str], seed: int = 0) -> list[Any]:
+def make_inputs(
+    sig: Signature,
+    scalars: dict[str, str],
+    seed: int = 0,
+    written: dict[str, SourceLoc] | None = None,
+) -> list[Any]:
     """Random memref contents (floats in [-1, 1), integers in [-8, 8)) and the ``--arg``
-    scalars; every scalar argument must be given."""
+    scalars; every scalar argument must be given. ``written``: the scalars that come from
+    the file's ``// ARGS:`` line, and where (their errors are located there)."""
     rng = np.random.default_rng(seed)
+    written = written or {}
+
+    def said(name: str, value: str | None = None) -> str:
+        item = name if value is None else f"{name}={value}"
+        return f"// ARGS {item}" if name in written else f"--arg {item}"
+
     unknown = set(scalars) - {a.name for a in sig.args if a.shape is None}
     if unknown:
         names = ", ".join(a.name for a in sig.args if a.shape is None) or "none"
-        raise BenchError(f"--arg {sorted(unknown)[0]}: @{sig.entry} has no such scalar "
-                         f"argument (scalar arguments: {names})")
+        first = sorted(unknown)[0]
+        raise BenchError(f"{said(first)}: @{sig.entry} has no such scalar "
+                         f"argument (scalar arguments: {names})", written.get(first))  # fmt: skip
     out: list[Any] = []
     for a in sig.args:
         if a.shape is None:
@@ -167,12 +189,13 @@ def make_inputs(sig: Signature, scalars: dict[str, str], seed: int = 0) -> list[
             try:
                 value = float(text) if a.elem.startswith("f") else int(text, 0)
             except ValueError:
-                raise BenchError(f"--arg {a.name}={text}: not a number of type {a.elem}") from None
+                raise BenchError(f"{said(a.name, text)}: not a number of type {a.elem}",
+                                 written.get(a.name)) from None  # fmt: skip
             if isinstance(value, int) and np.issubdtype(a.dtype, np.integer):
                 info = np.iinfo(a.dtype)
                 if not info.min <= value <= info.max:
-                    raise BenchError(f"--arg {a.name}={text}: out of range for {a.elem} "
-                                     f"({info.min} to {info.max})")  # fmt: skip
+                    raise BenchError(f"{said(a.name, text)}: out of range for {a.elem} "
+                                     f"({info.min} to {info.max})", written.get(a.name))  # fmt: skip
             out.append(a.dtype(value))
             continue
         buf = aligned_array(a.shape, a.dtype)
@@ -214,8 +237,22 @@ def _slots(sig: Signature, inputs: Sequence[Any]) -> ctypes.Array[ctypes.c_uint6
 def file_scalar_args(text: str) -> dict[str, str]:
     """Scalar arguments a kernel file names for benchmarks: a ``// ARGS: name=value ...``
     line (``eqsat bench`` uses them where ``--arg`` gives none)."""
-    m = re.search(r"^//\s*ARGS:\s*(.*)$", text, re.M)
+    m = _ARGS.search(text)
     return dict(p.split("=", 1) for p in m.group(1).split() if "=" in p) if m else {}
+
+
+def file_scalar_locs(text: str, file: str) -> dict[str, SourceLoc]:
+    """Where each ``name=value`` of the ``// ARGS:`` line is written (for its errors)."""
+    m = _ARGS.search(text)
+    if not m:
+        return {}
+    return {
+        item.group(1): SourceLoc(file, text, m.start(1) + item.start())
+        for item in re.finditer(r"([^\s=]+)=\S*", m.group(1))
+    }
+
+
+_ARGS = re.compile(r"^//\s*ARGS:\s*(.*)$", re.M)
 
 
 def empty_function_text(sig: Signature) -> str:

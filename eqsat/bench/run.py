@@ -41,6 +41,7 @@ from eqsat.bench.worker import Job
 from eqsat.codegen.llvm_options import LlvmOptions
 from eqsat.targets import Target
 from frontend import Module, parse
+from frontend.errors import SourceLoc
 
 #: Floating-point agreement: relative to the output's magnitude (FMA vs separate multiply-add
 #: already differ in the last bit between MLIR's own strategies).
@@ -384,14 +385,16 @@ def bench(
     placements: int = 3,
     extra: Sequence[Variant] = (),
     space: str = "full",
+    written: dict[str, SourceLoc] | None = None,
 ) -> Report:
     """Compile, check and time every variant of ``@entry`` (see the module docstring).
-    ``only`` restricts the MLIR variants by name (tests); ``extra`` adds rows."""
+    ``only`` restricts the MLIR variants by name (tests); ``extra`` adds rows; ``written``:
+    the scalars taken from the file's ``// ARGS:`` line, and where (``make_inputs``)."""
     t_parse = time.perf_counter()
     module = parse(text, file)
     parse_s = time.perf_counter() - t_parse
     sig = signature(module, entry)
-    inputs = make_inputs(sig, scalars or {}, seed)
+    inputs = make_inputs(sig, scalars or {}, seed, written)
     report = Report(file, entry, target, repeats, flops=contraction_flops(module, entry),
                     placements=placements, options=LlvmOptions.of(target))  # fmt: skip
     if baseline == "mlir":
