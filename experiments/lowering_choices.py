@@ -80,10 +80,14 @@ COLUMNS = (
 )
 
 
-def specs(plan: str, emit: str = "hwv", layout: str = "nested") -> list[Spec]:
+def specs(plan: str, emit: str = "hwv", layout: str = "nested",
+          reassoc: str = "plan") -> list[Spec]:
+    """The plan's runs; ``reassoc`` ``off`` keeps only the runs without reassociation."""
     from eqsat.targets import load_target
 
     kernels, targets, flags, repeats, sample = PLANS[plan]
+    if reassoc == "off":
+        flags = (False,)
     out = []
     for tname in targets:
         if not load_target(tname).runs_on_host():
@@ -566,6 +570,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None, help="output directory")
     ap.add_argument("--emit", choices=("vv", "hwv"), default="hwv", help="extraction level")
     ap.add_argument("--layout", choices=("nested", "flat"), default="nested")
+    ap.add_argument("--reassoc", choices=("plan", "off"), default="plan",
+                    help="off: only the runs without reassociation (half the full study)")
     add_sweep_arguments(ap)
     args = ap.parse_args(argv)
     if args.workers is None and args.cluster is None:
@@ -577,7 +583,7 @@ def main(argv: list[str] | None = None) -> int:
     records_path = out / "records.jsonl"
     if args.fresh:
         records_path.unlink(missing_ok=True)
-    todo = specs(plan, args.emit, args.layout)
+    todo = specs(plan, args.emit, args.layout, args.reassoc)
     if not todo:
         print("error: none of the study's targets runs on this host", file=sys.stderr)
         return 1
@@ -593,6 +599,8 @@ def main(argv: list[str] | None = None) -> int:
                                                    "smoke": " --smoke"}[plan]  # fmt: skip
     if args.emit != "vv":
         command += f" --emit {args.emit}"
+    if args.reassoc != "plan":
+        command += f" --reassoc {args.reassoc}"
     write_csv(rows, out / f"{STUDY}.csv")
     (out / f"{STUDY}.md").write_text(markdown(rows, summ, result.records, command))
     plot(summ, out / f"{STUDY}.png", plan)
