@@ -71,15 +71,21 @@ PLANS: dict[str, dict[str, Any]] = {
 
 
 # -- specs --------------------------------------------------------------------------------------
-def kernels(plan: str, split: str) -> list[str]:
-    """The plan's kernels of one split (``tuning`` or ``held_out``) of the generated corpus."""
+def kernels(plan: str, split: str, limit: int | None = None) -> list[str]:
+    """The plan's kernels of one split (``tuning`` or ``held_out``) of the generated corpus
+    that have alternatives to rank (eqsat's choice alone ranks nothing); ``limit``: a spread
+    subset of at most that many (every k-th, in corpus order)."""
     named = PLANS[plan][split]
     want = split == "held_out"
     names = list(named) if named is not None else tr.kernel_names()
-    return [k for k in names if held_out(k) == want]
+    out = [k for k in names if held_out(k) == want and len(tr.alternatives(k)) >= 2]
+    if limit is not None and len(out) > limit:
+        step = len(out) / limit
+        out = [out[int(i * step)] for i in range(limit)]
+    return out
 
 
-def specs(plan: str, target: str) -> list[Spec]:
+def specs(plan: str, target: str, limit: int | None = None) -> list[Spec]:
     from eqsat.targets import load_target
 
     p = PLANS[plan]
@@ -91,11 +97,8 @@ def specs(plan: str, target: str) -> list[Spec]:
         for w in widths or tr.micro_widths(op, lanes)[:1]:
             out.append(Spec("tune-micro", "experiments.lib.tuning_runs:run_micro",
                             {"op": op, "width": w, **timing}, target=target))
-    for k in kernels(plan, "tuning") + kernels(plan, "held_out"):
-        alts = tr.alternatives(k)
-        if len(alts) < 2:  # eqsat's choice alone ranks nothing
-            continue
-        for alt in alts:
+    for k in kernels(plan, "tuning", limit) + kernels(plan, "held_out", limit):
+        for alt in tr.alternatives(k):
             out.append(Spec("tune-alt", "experiments.lib.tuning_runs:run_alternative",
                             {"kernel": k, "alternative": alt, **timing}, target=target))
     return out
@@ -305,14 +308,14 @@ def cross_validate(rows: Sequence[Mapping[str, Any]], table: Mapping[str, Any],
     return {**scores(rows, predicted), "folds": len(parts)}
 
 
-def check_specs(plan: str, target: str, tuned: Path) -> list[Spec]:
+def check_specs(plan: str, target: str, tuned: Path, limit: int | None = None) -> list[Spec]:
     """eqsat's own choice per held-out kernel under the tuned file (``Spec.costs``: its hash
     is in the record, so a refit measures again)."""
     p = PLANS[plan]
     return [Spec("tune-check", "experiments.lib.tuning_runs:run_alternative",
                  {"kernel": k, "alternative": "eqsat", "repeats": p["repeats"],
                   "seconds": p["seconds"]}, target=target, costs=str(tuned))
-            for k in kernels(plan, "held_out")]
+            for k in kernels(plan, "held_out", limit)]
 
 
 def tuned_choices(held: Sequence[Mapping[str, Any]], checks: Sequence[Mapping[str, Any]]
@@ -577,6 +580,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--target", default=None, help="one target (default: every runnable one)")
     ap.add_argument("--out", type=Path, default=None, help="tuned target file (one target)")
     ap.add_argument("--dir", type=Path, default=None, help="results directory")
+    ap.add_argument("--kernels", type=int, default=None, metavar="N",
+                    help="a spread subset of at most N kernels of each split (a shorter run)")
     add_sweep_arguments(ap)
     args = ap.parse_args(argv)
     plan = plan_of(args)
@@ -610,7 +615,8 @@ def main(argv: list[str] | None = None) -> int:
     command = "python experiments/tune_costs.py" + {"full": "", "quick": " --quick",
                                                     "smoke": " --smoke"}[plan]
     command += f" --target {args.target}" if args.target else ""
-    all_specs = [s for n in targets for s in specs(plan, n)]
+    command += f" --kernels {args.kernels}" if args.kernels else ""
+    all_specs = [s for n in targets for s in specs(plan, n, args.kernels)]
     result = run_sweep(all_specs, records_path, executor, progress=not args.no_progress,
                        desc=f"tuning ({plan})")
     failed = [r for r in result.records if r["status"] != "ok"]
@@ -623,7 +629,7 @@ def main(argv: list[str] | None = None) -> int:
     for n in targets:
         out_toml = args.out or outdir / f"{file_tag(n)}-tuned.toml"
         summary = analyse(result.records, n, out_toml, outdir, command)
-        check = run_sweep(check_specs(plan, n, out_toml), records_path, executor,
+        check = run_sweep(check_specs(plan, n, out_toml, args.kernels), records_path, executor,
                           progress=not args.no_progress, desc=f"tuned choices {n}")
         if check.failed:
             print(f"error: {check.failed} runs failed (see {records_path})", file=sys.stderr)
