@@ -12,8 +12,9 @@ The fit sees the tuning split only (``cost_corpus.held_out`` is False): a start 
 micro-benchmarks' non-negative least squares (ns per register, in units of ``arith.addf``)
 or the shipped table, whichever ranks better, then a coordinate search over the entries the
 alternatives spend their cost on, maximizing Kendall tau between predicted cost and measured
-time over pairs of alternatives of the same kernel. Its generalization is estimated by
-``FOLDS``-fold cross-validation over the tuning kernels; the held-out kernels score the final
+time over pairs of alternatives of the same kernel, less the log of the geometric-mean regret
+of the alternatives it prices lowest (pairs may not be bought with slow choices). Its
+generalization is estimated by ``FOLDS``-fold cross-validation over the tuning kernels; the held-out kernels score the final
 table once (tau, and the regret of the alternative it prices lowest). The tuned table goes to
 its own complete target file, its scores in its header; the shipped ``costs/*.toml`` is never
 written. To calibrate a target file to this host (the ``eqsat tune`` of the cost-model issue):
@@ -168,8 +169,8 @@ def scores(rows: Sequence[Mapping[str, Any]], predicted: Sequence[float]) -> dic
     choice first): geometric mean and worst over the kernels with two or more alternatives."""
     times = [r["ns_per_call"] for r in rows]
     tau, pairs = pair_tau([r["kernel"] for r in rows], predicted, times)
-    taus, regrets = [], []
-    for idx in by_kernel(rows).values():
+    taus, regrets, worst = [], [], None
+    for k, idx in by_kernel(rows).items():
         if len(idx) >= MIN_GROUP:
             t = kendall_b([predicted[i] for i in idx], [times[i] for i in idx])
             if t is not None:
@@ -177,10 +178,13 @@ def scores(rows: Sequence[Mapping[str, Any]], predicted: Sequence[float]) -> dic
         if len(idx) >= 2:
             pick = min(idx, key=lambda i: (predicted[i], i))
             regrets.append(times[pick] / min(times[i] for i in idx) - 1)
+            if regrets[-1] == max(regrets):
+                worst = k
     geo = math.exp(sum(math.log1p(x) for x in regrets) / len(regrets)) - 1 if regrets else None
     return {"tau": tau, "pairs": pairs, "groups4": len(taus),
             "tau_b4": sum(taus) / len(taus) if taus else None, "kernels": len(regrets),
-            "regret_geomean": geo, "regret_worst": max(regrets) if regrets else None}
+            "regret_geomean": geo, "regret_worst": max(regrets) if regrets else None,
+            "worst_kernel": worst}
 
 
 # -- fitting ------------------------------------------------------------------------------------
@@ -227,17 +231,19 @@ def predict(rows: Sequence[Mapping[str, Any]], scales: Mapping[str, float]) -> l
 def fit(rows: Sequence[Mapping[str, Any]], table: Mapping[str, Any],
         units: Mapping[str, float], passes: int = 6) -> tuple[dict[str, float], dict[str, Any]]:
     """Scales per entry: the NNLS start or the shipped table (whichever ranks ``rows`` better),
-    then a coordinate search on pairwise tau. ``rows`` must hold no held-out kernel."""
+    then a coordinate search on ``_Ranker.objective`` (pair tau less the log of the
+    geometric-mean regret of the lowest-priced alternatives). ``rows`` must hold no held-out
+    kernel."""
     leaked = sorted({r["kernel"] for r in rows if held_out(r["kernel"])})
     if leaked:
         raise ValueError(f"held-out kernels given to the fit: {', '.join(leaked)}")
     keys = sorted({k for r in rows for k in r["shares"] if k != "const"})
     start = {k: max(v, 0.05) / shipped_value(table, k) for k, v in units.items() if k in keys}
     ranker = _Ranker(rows, keys)
-    tau0 = ranker.tau({})
-    tau_nnls = ranker.tau(start)
-    best = dict(start) if tau_nnls > tau0 else {}
-    best_tau = max(tau0, tau_nnls) if not math.isnan(tau0) else tau_nnls
+    tau0, tau_nnls = ranker.tau({}), ranker.tau(start)
+    obj0, obj_nnls = ranker.objective({}), ranker.objective(start)
+    best = dict(start) if obj_nnls > obj0 else {}
+    best_obj = max(obj0, obj_nnls)
     for _ in range(passes):
         improved = False
         for k in keys:
@@ -246,12 +252,12 @@ def fit(rows: Sequence[Mapping[str, Any]], table: Mapping[str, Any],
                 trial[k] = best.get(k, 1.0) * m
                 if trial[k] * shipped_value(table, k) < 0.05:
                     continue
-                t = ranker.tau(trial)
-                if t > best_tau + 1e-12:
-                    best, best_tau, improved = trial, t, True
+                t = ranker.objective(trial)
+                if t > best_obj + 1e-12:
+                    best, best_obj, improved = trial, t, True
         if not improved:
             break
-    return best, {"tau_shipped": tau0, "tau_nnls": tau_nnls, "tau_tuned": best_tau}
+    return best, {"tau_shipped": tau0, "tau_nnls": tau_nnls, "tau_tuned": ranker.tau(best)}
 
 
 class _Ranker:
@@ -272,11 +278,29 @@ class _Ranker:
                         jj.append(j)
                         sign.append(1.0 if ti > tj else -1.0)
         self.i, self.j, self.sign = np.array(ii, int), np.array(jj, int), np.array(sign)
+        self.groups = [np.array(idx) for idx in by_kernel(rows).values() if len(idx) >= 2]
+        times = np.array([r["ns_per_call"] for r in rows], dtype=float)
+        # log of each alternative's time over its kernel's fastest
+        self.log_ratio = np.zeros(len(rows))
+        for idx in self.groups:
+            self.log_ratio[idx] = np.log(times[idx] / times[idx].min())
 
-    def tau(self, scales: Mapping[str, float]) -> float:
+    def predicted(self, scales: Mapping[str, float]) -> np.ndarray:
+        return self.shares @ np.array([scales.get(k, 1.0) for k in self.keys]) + self.const
+
+    def objective(self, scales: Mapping[str, float]) -> float:
+        """Pair tau minus the log of the geometric-mean regret of the alternatives priced
+        lowest: a ranking may not buy pairs with a slow choice."""
+        pred = self.predicted(scales)
+        if not self.groups:
+            return self.tau(scales, pred)
+        regret = np.mean([self.log_ratio[idx[np.argmin(pred[idx])]] for idx in self.groups])
+        return self.tau(scales, pred) - float(regret)
+
+    def tau(self, scales: Mapping[str, float], pred: np.ndarray | None = None) -> float:
         if not len(self.sign):
-            return float("nan")
-        pred = self.shares @ np.array([scales.get(k, 1.0) for k in self.keys]) + self.const
+            return 0.0
+        pred = self.predicted(scales) if pred is None else pred
         pi, pj = pred[self.i], pred[self.j]
         dp = pi - pj
         tie = np.abs(dp) <= 1e-9 * np.maximum(np.maximum(np.abs(pi), np.abs(pj)), 1.0)
@@ -553,6 +577,9 @@ def markdown(summaries: Sequence[Mapping[str, Any]], command: str) -> str:
                 f"forced strategy does not apply, {s['wrong_output']} with outputs other than the "
                 f"interpreter's, {s['distinct']} distinct programs ranked; {s['micro']} "
                 "micro-benchmarks, each keeping its vector work after O3.",
+                f"- Worst regret: cross-validation {s['cv'].get('worst_kernel')}, held-out "
+                f"{s['held_shipped'].get('worst_kernel')} (shipped) / "
+                f"{s['held_tuned'].get('worst_kernel')} (tuned).",
                 f"- Micro-benchmarks that failed, left out of the fit: "
                 f"{'; '.join(s.get('micro_errors') or []) or 'none'}.",
                 f"- Tuning split (fit on it: optimistic): pair tau {_num(tr_['tau'])} -> "
