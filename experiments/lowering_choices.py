@@ -33,7 +33,6 @@ import csv
 import math
 import statistics
 import sys
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -398,10 +397,10 @@ def markdown(rows: Sequence[Mapping], summ: Sequence[Mapping], records: Sequence
         "",
         markdown_header(record(command.split()[1:])),
         "",
-        f"Command: `{command}`. Machine: {host.get('cpu')} ({host.get('cpus')} CPUs, shared "
-        f"with other work), Python {host.get('python')}; eqsat {version} "
-        f"at {(git.get('commit') or '?')[:10]}{' (dirty)' if git.get('dirty') else ''}; "
-        f"{time.strftime('%Y-%m-%d', time.gmtime())}. eqsat variants: cost model of the target at "
+        f"Runs (their records): {host.get('cpu')} ({host.get('cpus')} CPUs, shared with other "
+        f"work), Python {host.get('python')}, eqsat {version} at "
+        f"{(git.get('commit') or '?')[:10]}{' (dirty)' if git.get('dirty') else ''}. "
+        "eqsat variants: cost model of the target at "
         f"emit={p.get('emit')}, {p.get('layout')} layout; median of {p.get('repeats')} samples of "
         f"{1000 * float(p.get('sample_s', 0)):.0f} ms, ns per call in thread CPU time.",
         "",

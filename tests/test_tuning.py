@@ -126,8 +126,13 @@ def test_the_fit_never_sees_a_held_out_kernel() -> None:
     split = {s.params["kernel"]: held_out(s.params["kernel"]) for s in specs
              if s.study == "tune-alt"}
     assert set(split) == set(tc.kernels("smoke", "tuning")) | set(tc.kernels("smoke", "held_out"))
-    assert not any(held_out(k) for k in tc.kernels("full", "tuning"))
+    every = tc.kernels("full", "tuning")
+    assert every and not any(held_out(k) for k in every)
     assert all(held_out(k) for k in tc.kernels("full", "held_out"))
+    # --kernels N: a spread subset of the split, in corpus order, first and middle included
+    some = tc.kernels("full", "tuning", 10)
+    assert len(set(some)) == 10 and some == [k for k in every if k in some]
+    assert some[0] == every[0] and every[len(every) // 2] in some
 
 
 def test_cross_validation_folds_partition_the_kernels() -> None:
