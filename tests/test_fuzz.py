@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from eqsat.fuzzgen import programs
 from experiments import fuzz
 from experiments.lib.fuzz_shrink import shrink
+from experiments.lib.fuzz_tally import range_limit
 from frontend import parse, print_module
 
 REGRESSIONS = sorted(fuzz.REGRESSIONS.glob("*.mlir"))
@@ -154,6 +155,32 @@ def test_tally_counts_strategies_lowerings_and_exclusions() -> None:
         assert "compiled-avx2" not in tally.compared
     report = tally.report(["# t"])
     assert "| `ContractPairBroadcast` | 1 |" in report and "arith.fptosi" in report
+
+
+F16_DOT = """module {
+  func.func @f(%a: vector<8x2xf16>, %b: vector<2x8xf16>, %c: vector<8x8xf16>) -> vector<8x8xf16> {
+    %0 = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<8x2xf16>, vector<2x8xf16> into vector<8x8xf16>
+    return %0 : vector<8x8xf16>
+  }
+}
+"""
+
+
+def test_f16_fast_math_is_compared_within_the_tolerance() -> None:
+    """An f16 contraction on the ordinary input (values of a few units, sums of two
+    products of them) is compared by every fast-math stage; values past sqrt(65504 / 32)
+    are not (32 products of them may overflow in one order only). The old limit, a fixed
+    2^-24 of the largest value (0.004 for f16), compared no f16 program."""
+    assert range_limit(np.float16) == pytest.approx(45.24, abs=0.01)
+    assert not fuzz.near_range([np.array([3.5, -12.0, 40.0], np.float16)])
+    assert fuzz.near_range([np.array([3.5, 50.0], np.float16)])
+    assert not fuzz.near_range([np.array([1e18], np.float32)])
+    tally = fuzz.Tally()
+    chosen = [v for v in fuzz.variants() if v.fast_math]
+    assert chosen
+    findings = fuzz.check_batch([(print_module(parse(F16_DOT)), 5)], chosen, tally=tally)
+    assert not findings, findings[0].detail
+    assert {v.name for v in chosen} == set(tally.compared), dict(tally.excluded)
 
 
 def test_exclusions_name_the_op_precisely() -> None:
