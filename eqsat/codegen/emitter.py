@@ -17,6 +17,7 @@ from typing import Any
 from llvmlite import ir
 
 from eqsat.codegen.descriptor import MemDesc
+from eqsat.codegen.fma import fma_round_to_odd, needs_emulation
 from eqsat.codegen.texts import fault_id
 from eqsat.codegen.types import (
     I1,
@@ -216,6 +217,13 @@ class FuncEmitter:
         rt = args[0].type if ret is None else ret
         fn = self.m.declare(full, rt, [a.type for a in args])
         return self.b.call(fn, list(args), fastmath=tuple(flags))
+
+    def fma(self, a: ir.Value, b: ir.Value, c: ir.Value) -> ir.Value:
+        """a * b + c rounded once: ``llvm.fma``, or in vector registers where that would be a
+        libm call per lane (``eqsat.codegen.fma``)."""
+        if needs_emulation(a, self.m.triple, self.m.has("fma")):
+            return fma_round_to_odd(self.b, a, b, c)
+        return self.intrinsic("fma", [a, b, c])
 
     def const(self, t: ir.Type, v: Any) -> ir.Value:
         if isinstance(t, ir.VectorType):

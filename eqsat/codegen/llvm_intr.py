@@ -33,7 +33,7 @@ from frontend.semantics_hwv import REDUCE_KINDS
 def fma(em: FuncEmitter, op: Operation) -> Any:
     """fma, and fmuladd without fast-math: one rounding (scalars or vectors of any rank, piece
     by piece)."""
-    return em.map_chunks(op, lambda a, b, c: em.intrinsic("fma", [a, b, c]))
+    return em.map_chunks(op, em.fma)
 
 
 def fmuladd(em: FuncEmitter, op: Operation) -> Any:

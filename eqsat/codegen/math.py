@@ -26,7 +26,7 @@ LIBM = {
 }  # fmt: skip
 INTRINSIC = {
     "sqrt": "sqrt", "absf": "fabs", "ceil": "ceil", "floor": "floor", "trunc": "trunc",
-    "roundeven": "roundeven", "round": "round", "copysign": "copysign", "fma": "fma",
+    "roundeven": "roundeven", "round": "round", "copysign": "copysign",
     "ctpop": "ctpop",
 }  # fmt: skip
 
@@ -116,4 +116,5 @@ LOWERINGS: dict[str, Callable[[FuncEmitter, Operation], Any]] = {
     "math.absi": _bits("abs"),
     "math.rsqrt": rsqrt,
     "math.ipowi": ipowi,
+    "math.fma": lambda em, op: em.map_chunks(op, em.fma),
 }

@@ -326,7 +326,7 @@ def outerproduct(em: FuncEmitter, op: Operation) -> Any:
             r = combine(em, "mul", a, b, is_float)
             return r if mask is None else em.b.select(mask, r, ir.Constant(r.type, None))
         if kind == "add" and is_float:
-            r = em.intrinsic("fma", [a, b, acc])
+            r = em.fma(a, b, acc)
         else:
             r = combine(em, kind, acc, combine(em, "mul", a, b, is_float), is_float)
         return r if mask is None else em.b.select(mask, r, acc)

@@ -256,7 +256,7 @@ def _fbits(t: ir.Type) -> int:
 
 
 def fma(em: FuncEmitter, op: Operation) -> Any:
-    return em.map_chunks(op, lambda a, b, c: em.intrinsic("fma", [a, b, c]))
+    return em.map_chunks(op, em.fma)
 
 
 LOWERINGS: dict[str, Callable[[FuncEmitter, Operation], Any]] = {
