@@ -127,6 +127,8 @@ def _constructor(spec: OpSpec) -> Constructor | None:
     args: list[Arg] = []
     nres = len(spec.results)
     multi = nres > 1 or any(r.kind != SINGLE for r in spec.results)
+    if multi and spec.infer is None:  # its result types would be lost: kept as it is
+        return None
     if nres == 1 and not multi:
         args.append(Arg("type", "type", "Type"))
     if effect == ALLOC_OP:

@@ -137,6 +137,24 @@ def test_bench_refusals_are_located(case: str, tmp_path: Path, capsys: Any) -> N
     assert capsys.readouterr().err.startswith(f"{path}{said}")
 
 
+def test_opt_keeps_an_op_whose_result_types_it_could_not_rebuild(tmp_path: Path,
+                                                                   capsys: Any) -> None:
+    """builtin.unrealized_conversion_cast (variadic results, no type inference) is kept as
+    it is: decoding it once raised a TypeError (a traceback from `eqsat opt`)."""
+    from eqsat.cli import main
+
+    path = tmp_path / "cast.mlir"
+    path.write_text(
+        "func.func @entry() {\n"
+        "  %v = arith.constant dense<[1, 2, 3, 4]> : vector<4xi32>\n"
+        "  %c = builtin.unrealized_conversion_cast %v : vector<4xi32> to vector<2x2xi32>\n"
+        "  vector.print %c : vector<2x2xi32>\n  return\n}\n"
+    )
+    assert main(["opt", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "builtin.unrealized_conversion_cast %0 : vector<4xi32> to vector<2x2xi32>" in out
+
+
 def test_check_rules_on_a_program_that_does_not_parse() -> None:
     """The program's located error and exit 1, before any rule runs (it used to check every
     rule for a minute on no program and bury the error in the report)."""
