@@ -113,6 +113,11 @@ def load_vv_costs(path: str | Path, data: dict[str, Any], text: str) -> dict[str
     ops = data["ops"]
     if not isinstance(ops, dict):
         raise CostFileError(f"{path}:{_line_of(text, 'ops') or 1}: error: 'ops' must be a table")
+    for key in data:
+        if key != "ops":  # (a key before [ops], or another table: nothing would read it)
+            line = _section_line(text, key) or _line_of(text, key) or 1
+            raise CostFileError(f"{path}:{line}: error: unknown key or table {key!r} in a VV "
+                                "cost file (it holds one [ops] table)")  # fmt: skip
     out: dict[str, float] = {}
     for name, value in _flat(ops).items():
         problem = cost_problem(name, value)

@@ -43,6 +43,9 @@ def test_bad_cost_options_are_usage_errors(
         ("[ops]\nTranspose = { a = 1 }\n", 2, "unknown op or constructor 'Transpose.a'"),
         ("[op]\nTranspose = 1\n", 1, "did you mean 'ops'"),
         ("[ops]\nvector.transpose = 1\nvector.transpos = 1\n", 3, "'vector.transpos'"),
+        # tables and keys beside [ops] were read by nothing, silently
+        ("[ops]\nTranspose = 1\n[extra]\nx = 1\n", 3, "unknown key or table 'extra'"),
+        ("x = 1\n[ops]\nTranspose = 1\n", 1, "unknown key or table 'x'"),
     ],
 )
 def test_bad_cost_tables_are_located(
