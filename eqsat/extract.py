@@ -621,9 +621,21 @@ def dag_below(
 
 
 def _union(sets: Mapping[int, dict[int, float]], kids: Sequence[int]) -> dict[int, float]:
+    """The kids' sets merged, the largest first (ties in the order of ``set(kids)``)."""
     if not kids:
         return {}
-    ordered = sorted(set(kids), key=lambda k: -len(sets[k]))
+    if len(kids) == 1:  # the usual cases, without the sort
+        return dict(sets[kids[0]])
+    distinct = set(kids)
+    if len(distinct) == 2:
+        a, b = distinct
+        sa, sb = sets[a], sets[b]
+        if len(sb) > len(sa):
+            sa, sb = sb, sa
+        out = dict(sa)
+        out.update(sb)
+        return out
+    ordered = sorted(distinct, key=lambda k: -len(sets[k]))
     out = dict(sets[ordered[0]])
     for kid in ordered[1:]:
         out.update(sets[kid])
