@@ -1,0 +1,43 @@
+"""The register-pressure refinement's shortcut: ``_dag_lower_bound`` never exceeds the exact
+DAG cost of a choice (so a trial it drops could not have won), and on tiled programs it is
+that cost."""
+
+from __future__ import annotations
+
+import pytest
+
+from eqsat.extract import postorder
+from eqsat.extract_refine import _acyclic, _dag_lower_bound
+from eqsat.optimize import optimize_module
+from eqsat.targets import load_target
+from experiments.lib.scaling_programs import straight_line
+from frontend import parse
+
+
+def test_lower_bound_is_below_the_exact_dag_cost() -> None:
+    module = parse(straight_line(800), "<straight 800>")
+    res = optimize_module(module, target=load_target("avx2"), emit="hwv", rounds=1)
+    snap, cost = res.snapshot, res.cost_model
+    assert snap is not None and cost is not None
+    every: dict[int, int] = {}
+    greedy = snap.extract(res.roots[0], cost, dag=True, every=every)
+    root = snap.root(res.roots[0])
+    assert any(snap.ops[n] == "Tiled" for n in greedy.choice.values())  # kernels to bound
+
+    def exact(choice: dict[int, int]) -> float:
+        return snap._dag_cost(root, postorder(snap, root, choice), choice, cost, None)
+
+    assert _dag_lower_bound(snap, root, greedy.choice, cost) == pytest.approx(exact(greedy.choice))
+    current = every | greedy.choice
+    tried = 0
+    for cls in list(greedy.choice)[::40]:
+        for node in snap.members[cls]:
+            trial = dict(current)
+            trial[cls] = node
+            if node == current[cls] or not _acyclic(snap, root, trial):
+                continue
+            lower = _dag_lower_bound(snap, root, trial, cost)
+            assert lower is not None
+            assert lower <= exact(trial) * (1 + 1e-12)
+            tried += 1
+    assert tried > 10
