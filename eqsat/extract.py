@@ -416,23 +416,8 @@ class Snapshot:
                 own, below = dag_below(self, best[c], sets, cost)
                 below[c] = own
                 sets[c] = _capped(below)  # type: ignore[index]
-        total = 0.0
-        seen = {cls}
-        todo = [cls]
-        while todo:
-            c = todo.pop()
-            node = best[c]
-            k = self.kids[node]
-            if self.ops[node] == "Tiled" and len(k) >= 2:
-                total += dag_below(self, node, sets, cost)[0]
-                k = (k[0],) + k[2:]  # the kernel is in the Tiled node's own cost
-            else:
-                total += cost(self.ops[node], self.cost_lits[node], (0.0,) * len(k))
-            for kid in k:
-                if kid not in seen:
-                    seen.add(kid)
-                    todo.append(kid)
-        return total
+        exact = dag_total(self, cls, best, cost, lambda node: dag_below(self, node, sets, cost)[0])
+        return exact  # type: ignore[return-value]
 
     def class_costs(self, root: int, cost: CostFn) -> tuple[dict[int, int], dict[int, float]]:
         """Optimal tree cost of every e-class reachable from ``root`` (no early stop), with the
@@ -620,6 +605,39 @@ def dag_below(
     return own, _union(sets, kids)
 
 
+def dag_total(
+    snap: Snapshot,
+    root: int,
+    choice: Mapping[int, int],
+    cost: CostFn,
+    tiled: Callable[[int], float | None],
+) -> float | None:
+    """The classes reached from ``root`` without entering a kernel, each paid once: at its own
+    cost, a ``Tiled`` node at ``tiled(node)`` (which pays its kernel; None stops the sum and
+    is returned). One walk, in one order, for the exact cost and its bound
+    (``eqsat.extract_refine``), so that where they agree they agree to the last bit."""
+    ops, kids_of, lits = snap.ops, snap.kids, snap.cost_lits
+    total = 0.0
+    seen = {root}
+    todo = [root]
+    while todo:
+        node = choice[todo.pop()]
+        k = kids_of[node]
+        if ops[node] == "Tiled" and len(k) >= 2:
+            own = tiled(node)
+            if own is None:
+                return None
+            total += own
+            k = (k[0],) + k[2:]  # the kernel is in the Tiled node's own cost
+        else:
+            total += cost(ops[node], lits[node], (0.0,) * len(k))
+        for kid in k:
+            if kid not in seen:
+                seen.add(kid)
+                todo.append(kid)
+    return total
+
+
 def _union(sets: Mapping[int, dict[int, float]], kids: Sequence[int]) -> dict[int, float]:
     """The kids' sets merged, the largest first (ties in the order of ``set(kids)``)."""
     if not kids:
@@ -642,9 +660,11 @@ def _union(sets: Mapping[int, dict[int, float]], kids: Sequence[int]) -> dict[in
     return out
 
 
-def postorder(snap: Snapshot, root: int, best: Mapping[int, int]) -> list[int]:
+def postorder(
+    snap: Snapshot, root: int, best: Mapping[int, int], stop: frozenset[str] = frozenset()
+) -> list[int]:
     """The chosen term's e-classes, children before parents, each once (no recursion: terms can
-    be thousands deep)."""
+    be thousands deep); below a class whose chosen node's op is in ``stop``, none."""
     order: list[int] = []
     done: set[int] = set()
     stack: list[tuple[int, bool]] = [(root, False)]
@@ -657,6 +677,8 @@ def postorder(snap: Snapshot, root: int, best: Mapping[int, int]) -> list[int]:
             order.append(cls)
             continue
         stack.append((cls, True))
+        if stop and snap.ops[best[cls]] in stop:
+            continue
         stack.extend((k, False) for k in snap.kids[best[cls]] if k not in done)
     return order
 

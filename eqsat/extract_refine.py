@@ -21,16 +21,16 @@ from eqsat.extract import (
     CostFn,
     Extraction,
     Snapshot,
+    _capped,
     _knuth,
+    dag_below,
+    dag_total,
     postorder,
 )
 
 # e-classes whose alternatives are tried, widest values first; passes over them.
 WIDEST = 8
 PASSES = 2
-# A trial is dropped on its DAG cost's lower bound only by more than this share of the best
-# total (the bound sums in another order than the exact cost: rounding must not drop a gain).
-MARGIN = 1e-9
 
 
 def refine(
@@ -70,7 +70,7 @@ def refine(
                 order = postorder(snap, root, trial)
                 extra_t = program_cost(snap, root, {c: trial[c] for c in order})
                 lower = _dag_lower_bound(snap, root, trial, cost)
-                if lower is not None and lower + extra_t >= best_total + MARGIN * abs(best_total):
+                if lower is not None and lower + extra_t >= best_total:
                     continue  # the DAG cost is at least ``lower``: no gain
                 dag = snap._dag_cost(root, order, trial, cost, None)
                 if not math.isfinite(dag) or dag >= best_total:
@@ -87,68 +87,72 @@ def refine(
 def _dag_lower_bound(
     snap: Snapshot, root: int, choice: Mapping[int, int], cost: CostFn
 ) -> float | None:
-    """A lower bound of the DAG cost of ``choice`` (``Snapshot._dag_cost``) in one pass,
-    without the capped sets below every class that the exact cost needs; None when a kernel
-    is not simple enough to bound this way.
+    """A lower bound of the DAG cost of ``choice`` (``Snapshot._dag_cost``) without the capped
+    sets below every class that the exact cost needs; None when some kernel is not simple
+    enough to bound this way.
 
-    Why it is one: the exact cost pays each class reached without entering a kernel once, and
-    each ``Tiled`` node ``count`` times the classes of its kernel's set that its sources' sets
-    lack. Those sets hold only classes reached without entering a kernel (``seen`` here), so
-    the kernel classes outside ``seen`` are paid at least. A kernel whose classes (tile leaves
-    and leaf classes included) number at most ``DAG_SET_CAP`` and reach no other class of
-    ``seen`` and no nested ``Tiled`` has exactly those classes as its set."""
+    Why it is one: the exact cost pays each class reached without entering a kernel once (the
+    same walk, ``dag_total``), and each ``Tiled`` node ``count`` times the classes of its
+    kernel's set that its sources' sets lack. The sources' sets hold only classes reached
+    without entering a kernel (``seen``), so a kernel class outside ``seen`` is surely paid.
+    A simple kernel (at most ``DAG_SET_CAP`` classes down to its tile leaves, no nested
+    ``Tiled``, no class of ``seen`` but leaves) has the same set here as in the exact cost,
+    built by the same code in the same order; with no negative cost left out, the bound is at
+    most the exact cost as computed (rounding is monotonic), and equal to the last bit when
+    the kernel classes in ``seen`` cost nothing."""
     ops, kids_of, lits = snap.ops, snap.kids, snap.cost_lits
-
-    def own(node: int) -> float:
-        return cost(ops[node], lits[node], (0.0,) * len(kids_of[node]))
-
-    total = 0.0
     seen = {root}
     todo = [root]
-    tiled = []
     while todo:
         node = choice[todo.pop()]
         k = kids_of[node]
         if ops[node] == "Tiled" and len(k) >= 2:
-            tiled.append(node)
             k = (k[0],) + k[2:]
-        else:
-            total += own(node)
         for kid in k:
             if kid not in seen:
                 seen.add(kid)
                 todo.append(kid)
-    for node in tiled:
-        kernel = _kernel_classes(snap, kids_of[node][1], choice, seen)
-        if kernel is None:
+
+    def tiled(node: int) -> float | None:
+        kernel = _kernel_set(snap, kids_of[node][1], choice, seen, cost)
+        count = lits[node][0]
+        if kernel is None or not count >= 0:  # type: ignore[operator]
             return None
-        count: float = lits[node][0]  # type: ignore[assignment]
-        total += own(node) + count * sum(own(choice[x]) for x in kernel if x not in seen)
-    return total
+        if any(v < 0 for c, v in kernel.items() if c in seen):
+            return None
+        own = cost(ops[node], lits[node], (0.0,) * len(kids_of[node]))
+        return own + count * sum(v for c, v in kernel.items() if c not in seen)  # type: ignore
+
+    return dag_total(snap, root, choice, cost, tiled)
 
 
-def _kernel_classes(
-    snap: Snapshot, top: int, choice: Mapping[int, int], seen: set[int]
-) -> set[int] | None:
-    """The classes of the kernel rooted at ``top`` down to its tile leaves, or None unless the
-    kernel's DAG set is exactly them (see ``_dag_lower_bound``)."""
-    out = {top}
+def _kernel_set(
+    snap: Snapshot, top: int, choice: Mapping[int, int], seen: set[int], cost: CostFn
+) -> dict[int, float] | None:
+    """The DAG set of the kernel rooted at ``top`` (what the exact cost computes for it), or
+    None unless the kernel is simple (see ``_dag_lower_bound``)."""
+    classes = {top}
     todo = [top]
     while todo:
-        x = todo.pop()
-        node = choice[x]
-        op = snap.ops[node]
-        if op in TILE_LEAVES:
+        node = choice[todo.pop()]
+        if snap.ops[node] in TILE_LEAVES:
             continue
-        if op == "Tiled" or (x in seen and snap.kids[node]):
+        if snap.ops[node] == "Tiled":
             return None
         for kid in snap.kids[node]:
-            if kid not in out:
-                out.add(kid)
-                if len(out) > DAG_SET_CAP:
+            if kid not in classes:
+                if kid in seen and snap.kids[choice[kid]]:
+                    return None
+                classes.add(kid)
+                if len(classes) > DAG_SET_CAP:
                     return None
                 todo.append(kid)
-    return out
+    sets: dict[int, dict[int, float]] = {}
+    for c in postorder(snap, top, choice, stop=TILE_LEAVES):
+        own, below = dag_below(snap, choice[c], sets, cost)
+        below[c] = own
+        sets[c] = _capped(below)
+    return sets[top]
 
 
 def _acyclic(snap: Snapshot, root: int, choice: Mapping[int, int]) -> bool:
