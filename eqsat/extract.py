@@ -19,7 +19,7 @@ from __future__ import annotations
 import heapq
 import math
 from itertools import islice
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -618,24 +618,35 @@ def dag_total(
     (``eqsat.extract_refine``), so that where they agree they agree to the last bit."""
     ops, kids_of, lits = snap.ops, snap.kids, snap.cost_lits
     total = 0.0
-    seen = {root}
-    todo = [root]
-    while todo:
-        node = choice[todo.pop()]
-        k = kids_of[node]
-        if ops[node] == "Tiled" and len(k) >= 2:
+    for c in outer_classes(snap, root, choice):
+        node = choice[c]
+        if ops[node] == "Tiled" and len(kids_of[node]) >= 2:
             own = tiled(node)
             if own is None:
                 return None
             total += own
-            k = (k[0],) + k[2:]  # the kernel is in the Tiled node's own cost
         else:
-            total += cost(ops[node], lits[node], (0.0,) * len(k))
+            total += cost(ops[node], lits[node], (0.0,) * len(kids_of[node]))
+    return total
+
+
+def outer_classes(snap: Snapshot, root: int, choice: Mapping[int, int]) -> Iterator[int]:
+    """The classes reached from ``root`` through the chosen nodes without entering a
+    ``Tiled`` node's kernel (which that node pays), each once, in ``dag_total``'s order."""
+    ops, kids_of = snap.ops, snap.kids
+    seen = {root}
+    todo = [root]
+    while todo:
+        c = todo.pop()
+        yield c
+        node = choice[c]
+        k = kids_of[node]
+        if ops[node] == "Tiled" and len(k) >= 2:
+            k = (k[0],) + k[2:]  # the kernel is in the Tiled node's own cost
         for kid in k:
             if kid not in seen:
                 seen.add(kid)
                 todo.append(kid)
-    return total
 
 
 def _union(sets: Mapping[int, dict[int, float]], kids: Sequence[int]) -> dict[int, float]:

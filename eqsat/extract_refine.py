@@ -25,6 +25,7 @@ from eqsat.extract import (
     _knuth,
     dag_below,
     dag_total,
+    outer_classes,
     postorder,
 )
 
@@ -101,17 +102,7 @@ def _dag_lower_bound(
     most the exact cost as computed (rounding is monotonic), and equal to the last bit when
     the kernel classes in ``seen`` cost nothing."""
     ops, kids_of, lits = snap.ops, snap.kids, snap.cost_lits
-    seen = {root}
-    todo = [root]
-    while todo:
-        node = choice[todo.pop()]
-        k = kids_of[node]
-        if ops[node] == "Tiled" and len(k) >= 2:
-            k = (k[0],) + k[2:]
-        for kid in k:
-            if kid not in seen:
-                seen.add(kid)
-                todo.append(kid)
+    seen = set(outer_classes(snap, root, choice))
 
     def tiled(node: int) -> float | None:
         kernel = _kernel_set(snap, kids_of[node][1], choice, seen, cost)
