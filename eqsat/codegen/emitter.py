@@ -218,6 +218,23 @@ class FuncEmitter:
         fn = self.m.declare(full, rt, [a.type for a in args])
         return self.b.call(fn, list(args), fastmath=tuple(flags))
 
+    def min_max_num(self, name: str, a: ir.Value, b: ir.Value) -> ir.Value:
+        """``llvm.minnum``/``llvm.maxnum`` (NaN ignored) with the interpreter's zero: LLVM may
+        return either of (+0, -0); the maximum is -0 only if both are, the minimum +0 only if
+        both are. For equal operands that is their bits and-ed (max) or or-ed (min), which is
+        the operand itself unless the two are zeros of opposite signs."""
+        r = self.intrinsic(name, [a, b])
+        t = a.type
+        lane = t.element if isinstance(t, ir.VectorType) else t
+        width = {"half": 16, "bfloat": 16, "float": 32, "double": 64}[str(lane)]
+        it: ir.Type = ir.IntType(width)
+        if isinstance(t, ir.VectorType):
+            it = ir.VectorType(it, t.count)
+        ab, bb = self.b.bitcast(a, it), self.b.bitcast(b, it)
+        both = self.b.and_(ab, bb) if name == "maxnum" else self.b.or_(ab, bb)
+        equal = self.b.fcmp_ordered("oeq", a, b)
+        return self.b.select(equal, self.b.bitcast(both, t), r)
+
     def fma(self, a: ir.Value, b: ir.Value, c: ir.Value) -> ir.Value:
         """a * b + c rounded once: ``llvm.fma``, or in vector registers where that would be a
         libm call per lane (``eqsat.codegen.fma``)."""

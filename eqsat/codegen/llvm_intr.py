@@ -28,6 +28,7 @@ from frontend.ir import Operation
 from frontend.ops.llvm import _reassoc
 from frontend.ops.runtime import elem
 from frontend.semantics_hwv import REDUCE_KINDS
+from frontend.types import VectorType
 
 
 def fma(em: FuncEmitter, op: Operation) -> Any:
@@ -45,7 +46,7 @@ def fmuladd(em: FuncEmitter, op: Operation) -> Any:
     return em.map_chunks(op, lambda a, b, c: em.intrinsic("fmuladd", [a, b, c]))
 
 
-def _tree(em: FuncEmitter, kind: str, x: ir.Value) -> ir.Value:
+def _tree(em: FuncEmitter, kind: str, x: ir.Value, is_float: bool = True) -> ir.Value:
     """Halve until one lane is left: lanes [0, h) with [h, 2h), an odd last lane carried
     (frontend.semantics_hwv.pairwise_tree), as shuffles and lane-wise ops."""
     undef = ir.Constant(x.type, ir.Undefined)
@@ -54,7 +55,7 @@ def _tree(em: FuncEmitter, kind: str, x: ir.Value) -> ir.Value:
         h = n // 2
         lo = em.b.shuffle_vector(x, undef, shuffle_mask(list(range(h))))
         hi = em.b.shuffle_vector(x, undef, shuffle_mask(list(range(h, 2 * h))))
-        y = combine(em, kind, lo, hi, True)
+        y = combine(em, kind, lo, hi, is_float)
         if n % 2:
             rest = em.b.shuffle_vector(x, undef, shuffle_mask([n - 1] * h))
             y = em.b.shuffle_vector(y, rest, shuffle_mask(list(range(h)) + [h]))
@@ -74,6 +75,10 @@ def _reduce(name: str) -> Callable[[FuncEmitter, Operation], Any]:
         if ordered and _reassoc(op):
             start = em.get(op.operands[0])
             return combine(em, kind, start, _tree(em, kind, em.get(v)), True)
+        if not ordered and isinstance(v.type, VectorType) and v.type.rank == 1:
+            # min/max, and/or/xor and integer add/mul give the same value in any order: the
+            # tree's log depth instead of a chain of n - 1 dependent steps
+            return _tree(em, kind, em.get(v), is_float=not e.startswith("i"))
         acc = (em.get(op.operands[0]), op.operands[0].type) if ordered else None
         items = arange(v.type).reshape(1, -1)
         src = Sources.of(em, [(em.get(v), v.type)])

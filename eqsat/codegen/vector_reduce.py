@@ -48,6 +48,8 @@ def combine(em: FuncEmitter, kind: str, a: ir.Value, b: ir.Value, is_float: bool
     if is_float:
         if kind in _FLOAT:
             return getattr(em.b, _FLOAT[kind])(a, b)
+        if kind in ("minnumf", "maxnumf"):
+            return em.min_max_num(_FLOAT_INTR[kind], a, b)
         if kind in _FLOAT_INTR:
             return em.intrinsic(_FLOAT_INTR[kind], [a, b])
     else:

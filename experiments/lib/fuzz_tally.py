@@ -93,7 +93,6 @@ _POISON = {
     "arith.fptoui": "arith.fptoui: an out-of-range input is poison in LLVM",
 }
 _NAN_BITS = "bitcast of a float to integers: LLVM leaves a computed NaN's payload unspecified"
-_MINMAX_NUM = "minnumf/maxnumf: LLVM's minnum/maxnum may return either zero of (+0, -0)"
 
 
 def compiled_exclusions(func: Operation) -> list[str]:
@@ -105,10 +104,6 @@ def compiled_exclusions(func: Operation) -> list[str]:
         elif op.name in ("arith.bitcast", "vector.bitcast") and op.operands:
             if is_float(_elem(op.operands[0].type)):
                 reasons.add(_NAN_BITS)
-        elif op.name in ("arith.minnumf", "arith.maxnumf"):
-            reasons.add(_MINMAX_NUM)
-        elif re.search(r"\b(minnumf|maxnumf)\b", str(op.attributes.get("kind", ""))):
-            reasons.add(_MINMAX_NUM)  # reductions, scans, contractions of those kinds
     return sorted(reasons)
 
 
