@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from eqsat.extract import Snapshot, postorder
@@ -47,12 +48,16 @@ def _mlir_op(cons: str) -> str | None:
     return c.op if c is not None else None
 
 
+# Both read only the constructor's name: asked once per name (the refinement asks for every
+# class of the block at every trial).
+@cache
 def _remade(cons: str) -> bool:
     if cons in REMADE_NODES or cons.startswith("TransferRead") or cons.startswith("Broadcast"):
         return True
     return _mlir_op(cons) in REMADE
 
 
+@cache
 def _streams(cons: str) -> bool:
     op = _mlir_op(cons) or ""
     return op.startswith(STREAMING_PREFIXES) or op in STREAMING_OPS or cons.startswith(
