@@ -67,6 +67,8 @@ def measure(ops: int, budget: str = "4G") -> dict[str, Any]:
         "peak_mib": round(usage.ru_maxrss / 1024),
         "phases_wall_s": phases,
         "output_lines": lines,
+        # each phase's line of --stats: how it stopped (saturated, or a budget: memory, ...)
+        "phase_stops": [ln for ln in stderr.splitlines() if ln.startswith("phase ")],
         "load_before": [round(x, 2) for x in load_before],
         "load_after": [round(x, 2) for x in os.getloadavg()],
         "error": "" if proc.returncode == 0 else stderr.strip().splitlines()[-1:],
@@ -81,13 +83,15 @@ def _extract(phases: dict[str, float]) -> str:
 
 
 def markdown(records: list[dict[str, Any]]) -> str:
-    head = ("| ops | wall s | CPU s (user + sys) | peak MiB | encode | saturate | extract | "
-            "decode + verify | output lines | load (1 min) before, after |")  # fmt: skip
-    rows = [head, "|" + "---|" * 10]
+    head = ("| commit | ops | wall s | CPU s (user + sys) | peak MiB | encode | saturate | "
+            "extract | decode + verify | output lines | load (1 min) before, after |")  # fmt: skip
+    rows = [head, "|" + "---|" * 11]
     for r in records:
         p = r["phases_wall_s"]
+        git = r["provenance"]["git"]
+        commit = (git["commit"] or "?")[:7] + ("+" if git["dirty"] else "")
         rows.append(
-            f"| {r['ops']:,} | {r['wall_s']:,} | {r['cpu_s']:,} ({r['user_s']:,} + {r['sys_s']}) "
+            f"| {commit} | {r['ops']:,} | {r['wall_s']:,} | {r['cpu_s']:,} ({r['user_s']:,} + {r['sys_s']}) "
             f"| {r['peak_mib']:,} | {p.get('encode', '')} | {p.get('saturate', '')} "
             f"| {_extract(p)} | {p.get('decode', '')} | {r['output_lines']:,} "
             f"| {r['load_before'][0]}, {r['load_after'][0]} |"
@@ -96,7 +100,8 @@ def markdown(records: list[dict[str, Any]]) -> str:
         "# `eqsat opt --target avx2 --max-memory 4G --stats` on straight-line programs",
         "",
         "Phase columns are the `--stats` times in wall seconds (the machine is shared: compare",
-        "the CPU column across runs, and the phases only within a run).",
+        "the CPU column across runs, and the phases only within a run). A `+` after the commit:",
+        "the tree had changes not committed (see the record's provenance).",
         "",
         *rows,
         "",
