@@ -18,9 +18,9 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -254,16 +254,12 @@ def kernel_module(name: str) -> tuple[Any, str]:
     return parse(texts[name], f"{name}.mlir"), texts[name]
 
 
+@functools.cache
 def _corpus_texts() -> dict[str, str]:
+    """The generated corpus by name (generated once per process: it is deterministic)."""
     from experiments.cost_corpus import corpus
 
-    global _TEXTS
-    if _TEXTS is None:
-        _TEXTS = dict(corpus())
-    return _TEXTS
-
-
-_TEXTS: dict[str, str] | None = None
+    return dict(corpus())
 
 
 def kernel_names() -> list[str]:
