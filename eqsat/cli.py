@@ -59,6 +59,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         from eqsat.codegen.commands import CodegenError, best_host_target, run
 
         explicit = target is not None
+        if explicit:  # a bad name or target file: its error here, before the child runs
+            from eqsat.targets import TargetError, load_target
+            from eqsat.targets.target import UnknownTarget
+
+            try:
+                load_target(target)
+            except TargetError as e:  # (exit 2 for a name, as opt; 1 for a file's content)
+                print(str(e), file=sys.stderr)
+                return 2 if isinstance(e, UnknownTarget) else 1
         target = target or best_host_target() or "interp"
         if target != "interp":
             from eqsat.codegen.guard import GeneratedCodeCrash, call_guarded
@@ -136,9 +145,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--target",
         default=None,
-        choices=["interp", "x86-64-v2", "avx2", "avx512", "neon"],
-        help="compile for this target and run it (default: the best target this host runs, "
-        "or interp, the numpy reference interpreter, for programs no target compiles)",
+        metavar="interp|NAME|FILE",
+        help="compile for this target (eqsat targets lists them; or a target .toml file) and "
+        "run it (default: the best target this host runs, or interp, the numpy reference "
+        "interpreter, for programs no target compiles)",
     )
     r.add_argument(
         "--layout",

@@ -22,6 +22,23 @@ def test_run_compiled_prints_the_golden(target: str | None, capsys) -> None:
     assert capsys.readouterr().out == FMA.with_suffix(".expected").read_text()
 
 
+def test_run_takes_a_target_file_as_opt_does(tmp_path, capsys) -> None:
+    """``eqsat run --target`` takes what ``opt`` takes: a name or a target file; a bad one is
+    its located error before anything runs (exit 2 for a name, 1 for a file's content)."""
+    root = Path(__file__).parent.parent
+    runs = [t for t in ("x86-64-v2", "avx2") if load_target(t).runs_on_host()]
+    if runs:
+        assert main(["run", str(FMA), "--target", str(root / "costs" / f"{runs[0]}.toml")]) == 0
+        assert capsys.readouterr().out == FMA.with_suffix(".expected").read_text()
+    assert main(["run", str(FMA), "--target", "avx3"]) == 2
+    assert "unknown target 'avx3'" in capsys.readouterr().err
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[target]\ntriple = "x86_64-unknown-linux-gnu"\nvector_bits = -3\n')
+    assert main(["run", str(FMA), "--target", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{bad}:1: error: [target] needs") and "Traceback" not in err, err
+
+
 def test_run_on_a_target_the_host_cannot_run_is_a_clear_error(capsys) -> None:
     assert main(["run", str(FMA), "--target", "neon"]) == 1
     err = capsys.readouterr().err
