@@ -24,8 +24,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from experiments.lib.provenance import markdown_header, record
-from experiments.lib.scaling_programs import straight_line
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
+
+from experiments.lib.provenance import markdown_header, record  # noqa: E402
+from experiments.lib.scaling_programs import straight_line  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "experiments" / "results" / "scaling-100k"
