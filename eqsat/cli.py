@@ -60,14 +60,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         explicit = target is not None
         if explicit:  # a bad name or target file: its error here, before the child runs
-            from eqsat.targets import TargetError, load_target
-            from eqsat.targets.target import UnknownTarget
+            from eqsat.targets import load_target
 
-            try:
-                load_target(target)
-            except TargetError as e:  # (exit 2 for a name, as opt; 1 for a file's content)
-                print(str(e), file=sys.stderr)
-                return 2 if isinstance(e, UnknownTarget) else 1
+            load_target(target)
         target = target or best_host_target() or "interp"
         if target != "interp":
             from eqsat.codegen.guard import GeneratedCodeCrash, call_guarded
@@ -238,10 +233,15 @@ def _run(args: argparse.Namespace) -> int:
         return 1
     except Exception as e:  # errors of the engine layer that carry their own file:line:col
         from eqsat.egraph import RuleError
+        from eqsat.targets import TargetError
+        from eqsat.targets.target import UnknownTarget
 
         if isinstance(e, RuleError):
             print(e.render(), file=sys.stderr)
             return 1
+        if isinstance(e, TargetError):  # exit 2 for an unknown name, 1 for a file's content
+            print(str(e), file=sys.stderr)
+            return 2 if isinstance(e, UnknownTarget) else 1
         if isinstance(e, FileNotFoundError):
             print(f"eqsat: error: {e}", file=sys.stderr)
             return 1

@@ -26,6 +26,7 @@ from eqsat.codegen.types import (
     PTR,
     CodegenError,
     Layout,
+    bit_width,
     scalar_type,
     splat,
 )
@@ -226,8 +227,7 @@ class FuncEmitter:
         r = self.intrinsic(name, [a, b])
         t = a.type
         lane = t.element if isinstance(t, ir.VectorType) else t
-        width = {"half": 16, "bfloat": 16, "float": 32, "double": 64}[str(lane)]
-        it: ir.Type = ir.IntType(width)
+        it: ir.Type = ir.IntType(bit_width(lane))
         if isinstance(t, ir.VectorType):
             it = ir.VectorType(it, t.count)
         ab, bb = self.b.bitcast(a, it), self.b.bitcast(b, it)

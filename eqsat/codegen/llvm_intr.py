@@ -27,6 +27,7 @@ from eqsat.codegen.vector_shape import flat_transpose
 from frontend.ir import Operation
 from frontend.ops.llvm import _reassoc
 from frontend.ops.runtime import elem
+from frontend.semantics_core import is_float
 from frontend.semantics_hwv import REDUCE_KINDS
 from frontend.types import VectorType
 
@@ -78,7 +79,7 @@ def _reduce(name: str) -> Callable[[FuncEmitter, Operation], Any]:
         if not ordered and isinstance(v.type, VectorType) and v.type.rank == 1:
             # min/max, and/or/xor and integer add/mul give the same value in any order: the
             # tree's log depth instead of a chain of n - 1 dependent steps
-            return _tree(em, kind, em.get(v), is_float=not e.startswith("i"))
+            return _tree(em, kind, em.get(v), is_float=is_float(e))
         acc = (em.get(op.operands[0]), op.operands[0].type) if ordered else None
         items = arange(v.type).reshape(1, -1)
         src = Sources.of(em, [(em.get(v), v.type)])

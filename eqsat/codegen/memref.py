@@ -114,7 +114,7 @@ def alloca(em: FuncEmitter, op: Operation) -> Any:
         bad = em.b.or_(bad, em.b.icmp_unsigned(">", nbytes, I64(checked.MAX_STACK_BYTES)))
         em.fault_if(bad, f"{op.name} of a negative size or more than "
                          f"{checked.MAX_STACK_BYTES} bytes", op)  # fmt: skip
-        sizes = checked.empty_if(em, bad, sizes)  # (the dynamic alloca below: no bytes)
+        sizes = checked.empty_if(em, bad, sizes)  # (kept by with_static: descriptor.REFUSED)
     if all(s is not None for s in t.shape) and not (
         em.m.checked and int(np.prod(t.shape)) * 16 > checked.MAX_STACK_BYTES
     ):
@@ -130,8 +130,7 @@ def alloca(em: FuncEmitter, op: Operation) -> Any:
         p.align = DEFAULT_ALIGN
         p.type = PTR
     checked.register_buffer(em, p, p, nbytes, checked.ALLOCA)
-    d = with_static(MemDesc(t, p, p, I64(0), sizes, _row_major(em, t, sizes)))
-    return checked.refuse_if(em, bad, d) if em.m.checked else d
+    return with_static(MemDesc(t, p, p, I64(0), sizes, _row_major(em, t, sizes)))
 
 
 def dealloc(em: FuncEmitter, op: Operation) -> Any:

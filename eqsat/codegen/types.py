@@ -49,6 +49,13 @@ PTR = ir.PointerType()
 _FLOATS = {"f16": ir.HalfType(), "bf16": BFLOAT, "f32": ir.FloatType(), "f64": F64}
 
 
+def bit_width(t: ir.Type) -> int:
+    """Bits of an LLVM scalar type (integer or float)."""
+    if isinstance(t, ir.IntType):
+        return t.width
+    return {"half": 16, "bfloat": 16, "float": 32, "double": 64}[str(t)]
+
+
 def scalar_type(t: Type, op: object = None) -> ir.Type:
     """The LLVM type of a scalar (signless, signed and unsigned integers alike)."""
     if isinstance(t, IntegerType):

@@ -19,7 +19,7 @@ from llvmlite import ir
 
 from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.gather import Sources, arange, result_chunks, size, zip_map
-from eqsat.codegen.types import I32, CodegenError, shuffle_mask, vector_of
+from eqsat.codegen.types import I32, CodegenError, bit_width, shuffle_mask, vector_of
 from frontend import semantics as S
 from frontend.ir import Operation
 from frontend.ops.common import ints
@@ -220,9 +220,7 @@ def _promote(em: FuncEmitter, x: ir.Value, src: str, dst: str, dst_t: ir.Type) -
         return em.b.sext(x, t) if dw > sw else em.b.trunc(x, t) if dw < sw else x
     if src.startswith("i"):
         raise CodegenError(f"contract of {src} operands into {dst} is not supported")
-    from eqsat.codegen.vector_shape import _fbits
-
-    return em.b.fpext(x, t) if _fbits(dst_t) > _fbits(x.type.element) else em.b.fptrunc(x, t)
+    return em.b.fpext(x, t) if bit_width(dst_t) > bit_width(x.type.element) else em.b.fptrunc(x, t)
 
 
 def _contract_maps(

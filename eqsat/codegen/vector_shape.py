@@ -16,7 +16,7 @@ from llvmlite import ir
 
 from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.gather import arange, gather, result_chunks, size
-from eqsat.codegen.types import I1, I32, I64, CodegenError, vector_of
+from eqsat.codegen.types import I1, I32, I64, CodegenError, bit_width, vector_of
 from frontend import semantics as S
 from frontend.ir import Operation
 from frontend.ops.common import ints
@@ -242,16 +242,8 @@ def bitcast(em: FuncEmitter, op: Operation) -> Any:
     return em.map_chunks(
         op,
         lambda a: em.b.bitcast(
-            a, ir.VectorType(et, a.type.count * _fbits(a.type.element) // _fbits(et))
+            a, ir.VectorType(et, a.type.count * bit_width(a.type.element) // bit_width(et))
         ),
-    )
-
-
-def _fbits(t: ir.Type) -> int:
-    return (
-        t.width
-        if isinstance(t, ir.IntType)
-        else {"half": 16, "bfloat": 16, "float": 32, "double": 64}[str(t)]
     )
 
 
