@@ -71,7 +71,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             try:  # in a child process: a fault in the generated code is an error, not a crash
                 call_guarded(
                     lambda: run(module, chosen, args.entry, args.layout, args.reassoc,
-                                args.matrix_layout),
+                                args.matrix_layout, args.fp_contract),
                     f"the {chosen} code of @{args.entry}",
                     timeout=args.max_seconds,
                 )  # fmt: skip
@@ -91,6 +91,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                 out=sys.stdout,
                 matrix_layout=args.matrix_layout,
                 strict_bounds=args.strict,
+                fp_contract=args.fp_contract,
             ).call(args.entry)
     except _OutOfTime:
         print(f"eqsat: error: @{args.entry} did not finish within {args.max_seconds:g} s "
@@ -155,6 +156,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--reassoc",
         action="store_true",
         help="let compiled float reductions reassociate (results may change in the last bits)",
+    )
+    r.add_argument(
+        "--fp-contract",
+        action="store_true",
+        help="fp-contract mode: a float vector.contract<add> fuses each multiply-add (one "
+        "rounding per reduction point, in order; MLIR's outerproduct lowering), in the "
+        "interpreter and in compiled code alike",
     )
     r.add_argument(
         "--vscale",

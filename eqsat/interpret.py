@@ -112,6 +112,7 @@ class Interpreter:
         matrix_layout: str = "row-major",
         strict_bounds: bool = False,
         err: TextIO | None = None,
+        fp_contract: bool = False,
     ) -> None:
         if vscale < 1:
             raise ValueError(f"vscale must be >= 1, got {vscale}")
@@ -120,6 +121,9 @@ class Interpreter:
         self.module = module
         self.vscale = vscale
         self.matrix_layout = matrix_layout
+        # fp-contract mode: float vector.contract<add> fuses each multiply-add
+        # (frontend.semantics_vector.contract)
+        self.fp_contract = fp_contract
         # A transfer marked in_bounds that reaches past a dimension (inside its allocation):
         # MLIR reads/writes the flat memory; we do the same and warn once per op on `err`
         # (default sys.stderr), or fault when `strict_bounds`.
@@ -403,6 +407,9 @@ def run_function(
     vscale: int = 1,
     out: TextIO | None = None,
     matrix_layout: str = "row-major",
+    fp_contract: bool = False,
 ) -> Any:
     """Run a function of `module` (no arguments) and return its results (see Interpreter.call)."""
-    return Interpreter(module, vscale=vscale, out=out, matrix_layout=matrix_layout).call(name)
+    return Interpreter(
+        module, vscale=vscale, out=out, matrix_layout=matrix_layout, fp_contract=fp_contract
+    ).call(name)

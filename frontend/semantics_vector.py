@@ -256,13 +256,22 @@ def contract(
     lhs_elem: str | None = None,
     rhs_elem: str | None = None,
     mask: Any = None,
+    fused: bool = False,
 ) -> Any:
     """acc[p] <kind>= lhs[lhs_map(it)] * rhs[rhs_map(it)] for every reduction point, in
     row-major order of the reduction dims; operands first promoted to result_elem (ints
     sign-extended). Measured: non-add kinds fold each product (maxnumf matmul = max(acc,
     max_k a*b)). Float products are rounded (MLIR's dot lowering; its outerproduct lowering
     fuses them, so the two MLIR lowerings already differ in the last bit). `mask` (over the
-    iteration space) skips masked-off points."""
+    iteration space) skips masked-off points.
+
+    ``fused`` is the fp-contract mode (``eqsat run/opt/bench --fp-contract``; the one
+    definition every engine follows): a float contraction of kind add then computes, per
+    result element, acc = fma(lhs_k, rhs_k, acc) for k ascending over the reduction points in
+    row-major order of the reduction dims, each multiply-add rounded once (as `fma`). This is
+    what MLIR 22's ``vector-contract-lowering=outerproduct`` computes (its
+    ``vector.outerproduct`` steps are fused), bit for bit (tests/test_fp_contract.py runs it
+    under mlir-runner-22). Other kinds and integer contractions are unchanged."""
     n = len(iterator_types)
     if set(iterator_types) - {"parallel", "reduction"}:
         raise SemanticsError(f"bad iterator types {tuple(iterator_types)}")
@@ -293,9 +302,31 @@ def contract(
     if acc_a.shape != tuple(full[d] for d in acc_map):
         raise SemanticsError(f"contract acc shape {acc_a.shape} does not match the maps")
     start = np.transpose(acc_a, [list(acc_map).index(d) for d in par]).copy()
-    out = np.asarray(_fold(kind, start, items, result_elem, m))
+    if fused and kind == "add" and is_float(result_elem):
+        out = _fold_fused(start, lf, rf, full, red, result_elem, m)
+    else:
+        out = np.asarray(_fold(kind, start, items, result_elem, m))
     out = np.transpose(out, [par.index(d) for d in acc_map])
     return out[()] if len(acc_map) == 0 and not isinstance(acc, np.ndarray) else out
+
+
+def _fold_fused(
+    acc: np.ndarray,
+    lf: np.ndarray,
+    rf: np.ndarray,
+    full: tuple[int, ...],
+    red: Sequence[int],
+    elem: str,
+    mask: np.ndarray | None,
+) -> np.ndarray:
+    """acc = fma(l_k, r_k, acc) for each reduction point k in order (the fused contraction);
+    l and r are the promoted operands over the iteration space, masked-off points skipped."""
+    ls = _move_to_end(np.broadcast_to(lf, full), red)
+    rs = _move_to_end(np.broadcast_to(rf, full), red)
+    for r in range(ls.shape[-1]):
+        nxt = np.asarray(M.fma(ls[..., r], rs[..., r], acc, elem))
+        acc = nxt if mask is None else np.where(mask[..., r], nxt, acc)
+    return np.asarray(acc)
 
 
 def outerproduct(

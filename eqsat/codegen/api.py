@@ -42,16 +42,19 @@ def emit_llvm_ir(
     reassoc: bool = False,
     checked: bool = False,
     matrix_layout: str = "row-major",
+    fp_contract: bool = False,
 ) -> str:
     """Unoptimized LLVM IR of every function (MLIR's names and calling convention) and
     ``_eqsat_packed_<name>`` entry points, with the target's triple. ``checked``: memory
     accesses are bounds-checked (a located RuntimeFault instead of undefined behaviour);
-    ``matrix_layout``: how the matrix ops' flat operands hold their matrices."""
+    ``matrix_layout``: how the matrix ops' flat operands hold their matrices;
+    ``fp_contract``: float contractions fuse each multiply-add (the interpreter's mode)."""
     t = _target(target)
     if matrix_layout not in MATRIX_LAYOUTS:
         raise CodegenError(f"matrix layout must be one of {MATRIX_LAYOUTS}: {matrix_layout!r}")
     m = emit_module(
-        _module(module), layout, reassoc, checked, t.triple, t.features, matrix_layout
+        _module(module), layout, reassoc, checked, t.triple, t.features, matrix_layout,
+        fp_contract,
     )
     m.module.triple = t.triple
     return str(m.module)
@@ -62,9 +65,11 @@ def emit_assembly(
     target: str | Target = "avx2",
     layout: str = "nested",
     reassoc: bool = False,
+    fp_contract: bool = False,
 ) -> str:
     t = _target(target)
-    return jit.emit_assembly(emit_llvm_ir(module, t, layout, reassoc), t)
+    ir_text = emit_llvm_ir(module, t, layout, reassoc, fp_contract=fp_contract)
+    return jit.emit_assembly(ir_text, t)
 
 
 class _Descriptor(ctypes.Structure):
@@ -273,9 +278,12 @@ class Program:
         checked: bool = False,
         opt: int = 3,
         matrix_layout: str = "row-major",
+        fp_contract: bool = False,
     ) -> None:
         self.module, self.target, self.checked = module, target, checked
-        self.llvm_ir = emit_llvm_ir(module, target, layout, reassoc, checked, matrix_layout)
+        self.llvm_ir = emit_llvm_ir(
+            module, target, layout, reassoc, checked, matrix_layout, fp_contract
+        )
         self.engine = jit.jit(self.llvm_ir, target, opt)
         self.functions: dict[str, Function] = {}
         for name, op in module.functions().items():
@@ -315,10 +323,12 @@ def compile(
     opt: int = 3,
     checked: bool = False,
     matrix_layout: str = "row-major",
+    fp_contract: bool = False,
 ) -> Program:
     """Compile MLIR text or a parsed module for a target this host runs (LLVM level ``opt``,
     3 by default; ``checked``: bounds-checked memory accesses; ``matrix_layout``: row-major
-    or column-major flat matrices, as the interpreter's option)."""
+    or column-major flat matrices, as the interpreter's option; ``fp_contract``: float
+    contractions fuse each multiply-add, as ``Interpreter(fp_contract=True)``)."""
     return Program(
         _module(source),
         _target(target),
@@ -328,4 +338,5 @@ def compile(
         checked=checked,
         opt=opt,
         matrix_layout=matrix_layout,
+        fp_contract=fp_contract,
     )

@@ -32,6 +32,7 @@ def run(
     layout: str = "nested",
     reassoc: bool = False,
     matrix_layout: str = "row-major",
+    fp_contract: bool = False,
 ) -> None:
     """Compile module for target, memory accesses bounds-checked, and call entry (no
     arguments); prints go to sys.stdout."""
@@ -43,6 +44,7 @@ def run(
         reassoc=reassoc,
         checked=True,
         matrix_layout=matrix_layout,
+        fp_contract=fp_contract,
     )
     try:
         program[entry]()
@@ -51,13 +53,18 @@ def run(
 
 
 def emit(
-    module: Module, target: str, kind: str, layout: str = "nested", reassoc: bool = False
+    module: Module,
+    target: str,
+    kind: str,
+    layout: str = "nested",
+    reassoc: bool = False,
+    fp_contract: bool = False,
 ) -> str:
     """LLVM IR ('llvm') or the target's assembly ('asm') of module."""
     if kind == "llvm":
-        return emit_llvm_ir(module, target, layout, reassoc)
+        return emit_llvm_ir(module, target, layout, reassoc, fp_contract=fp_contract)
     if kind == "asm":
-        return emit_assembly(module, target, layout, reassoc)
+        return emit_assembly(module, target, layout, reassoc, fp_contract)
     raise CodegenError(f"unknown output kind {kind!r}")
 
 

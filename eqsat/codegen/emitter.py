@@ -52,6 +52,9 @@ class ModuleEmitter:
     triple: str = ""
     # how llvm.matrix.* / vector.matrix_multiply / flat_transpose operands are flattened
     matrix_layout: str = "row-major"
+    # fp-contract mode: float vector.contract<add> fuses each multiply-add (one llvm.fma per
+    # reduction point, frontend.semantics_vector.contract)
+    fp_contract: bool = False
     features: frozenset[str] = frozenset()
     functions: dict[str, ir.Function] = field(default_factory=dict)
     globals: dict[str, ir.GlobalVariable] = field(default_factory=dict)

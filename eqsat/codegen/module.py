@@ -68,9 +68,11 @@ def emit_module(
     triple: str = "",
     features: str = "",
     matrix_layout: str = "row-major",
+    fp_contract: bool = False,
 ) -> ModuleEmitter:
     """The LLVM module of every function and global of source; ``triple`` and ``features``
-    (LLVM's feature string, "+avx2,-avx512f") say which target intrinsics may be used."""
+    (LLVM's feature string, "+avx2,-avx512f") say which target intrinsics may be used;
+    ``fp_contract``: float contractions fuse each multiply-add (``ModuleEmitter``)."""
     _check_sizes(source)
     m = ModuleEmitter(
         ir.Module(name=source.name or "eqsat"),
@@ -82,6 +84,7 @@ def emit_module(
         triple=triple,
         features=enabled_features(triple, features),
         matrix_layout=matrix_layout,
+        fp_contract=fp_contract,
     )
     for op in source.ops:
         if op.name == "memref.global":

@@ -4,7 +4,9 @@ outerproduct, matrix_multiply, scan.
 The plain lowering folds in exactly the interpreter's order (``frontend.semantics_vector``):
 each result piece starts from its accumulator and combines one item per reduction point, in
 row-major order of the reduction dims, lane-parallel across the piece; products are rounded
-before they are added (contract), outerproduct's float add is fused. With reassociation on
+before they are added (contract; in fp-contract mode, ``ModuleEmitter.fp_contract``, each
+float add step is one fma, as ``frontend.semantics_vector.contract(fused=True)``),
+outerproduct's float add is fused. With reassociation on
 (``--reassoc``), float add folds use ``llvm.vector.reduce.fadd`` with the ``reassoc`` flag.
 Which items a step combines is an index map computed with numpy, as for the shape ops.
 """
@@ -86,16 +88,19 @@ def fold(
     operands: list[tuple[Sources, np.ndarray]],
     item: Callable[..., ir.Value],
     mask: tuple[Sources, np.ndarray] | None = None,
+    step: Callable[..., ir.Value] | None = None,
 ) -> ir.Value:
     """Result of type rt: piece c = start(c) <kind> item(step 0) <kind> item(step 1) ...;
-    each operand's index map has rt's shape plus a last axis of steps."""
+    each operand's index map has rt's shape plus a last axis of steps. ``step`` (acc, then
+    the operands' chunks) replaces ``acc <kind> item(...)`` (the fused contraction's fma)."""
     is_float = e.startswith("f") or e == "bf16"
     steps = operands[0][1].shape[-1] if operands else 0
     flat_ops = [(s, np.asarray(idx).reshape(-1, steps)) for s, idx in operands]
     flat_mask = None if mask is None else (mask[0], np.asarray(mask[1]).reshape(-1, steps))
     reducible = kind in (_FLOAT if is_float else _REDUCE_INT)
     per_element = (
-        mask is None
+        step is None
+        and mask is None
         and steps > 1
         and reducible
         and (em.m.reassoc and is_float or _items_are_pieces(flat_ops))
@@ -113,8 +118,8 @@ def fold(
             pieces.append(vector_of(em.b, outs))
             continue
         for k in range(steps):
-            x = item(*[s.chunk(em, idx[c, k]) for s, idx in flat_ops])
-            new = combine(em, kind, acc, x, is_float)
+            chunks = [s.chunk(em, idx[c, k]) for s, idx in flat_ops]
+            new = step(acc, *chunks) if step else combine(em, kind, acc, item(*chunks), is_float)
             if flat_mask is not None:
                 new = em.b.select(flat_mask[0].chunk(em, flat_mask[1][c, k]), new, acc)
             acc = new
@@ -261,10 +266,14 @@ def contract(em: FuncEmitter, op: Operation) -> Any:
     def item(a: ir.Value, b: ir.Value) -> ir.Value:
         return combine(em, "mul", _promote(em, a, el, e, et), _promote(em, b, er, e, et), is_float)
 
+    def fused(acc: ir.Value, a: ir.Value, b: ir.Value) -> ir.Value:
+        return em.fma(_promote(em, a, el, e, et), _promote(em, b, er, e, et), acc)
+
     m = _mask_sources(em)
     mask = None if m is None else (m, iti)
     start = _start(em, (em.get(acc_v), acc_v.type), kind, e, rt)
-    return fold(em, rt, kind, e, start, [(ls, li), (rs, ri)], item, mask)
+    step = fused if em.m.fp_contract and kind == "add" and is_float else None
+    return fold(em, rt, kind, e, start, [(ls, li), (rs, ri)], item, mask, step)
 
 
 def matrix_multiply(em: FuncEmitter, op: Operation) -> Any:

@@ -41,6 +41,7 @@ __all__ = [
     "elem",
     "enum",
     "forward",
+    "fp_contract",
     "ints",
     "matrix_layout",
     "mixed",
@@ -58,6 +59,9 @@ class EvalContext(Protocol):
     # How flat matrices are laid out (flat_transpose, matrix_multiply, llvm.intr.matrix.*):
     # "row-major" (default) or "column-major", as LLVM's -matrix-default-layout.
     matrix_layout: str
+    # fp-contract mode: a float vector.contract<add> fuses each multiply-add
+    # (frontend.semantics_vector.contract's ``fused``)
+    fp_contract: bool
 
     def run_region(self, region: Region, args: Sequence[Any]) -> list[Any]:
         """Run the region's entry block with these block arguments; the values its
@@ -81,6 +85,11 @@ class EvalContext(Protocol):
         """``build(op)`` computed once per op and cached: for constants and decoded attributes.
         The cached value is shared between executions, so it must never be mutated."""
         ...
+
+
+def fp_contract(ctx: Any) -> bool:
+    """Whether the context runs in fp-contract mode (contexts without the field do not)."""
+    return bool(getattr(ctx, "fp_contract", False))
 
 
 def matrix_layout(ctx: Any) -> str:

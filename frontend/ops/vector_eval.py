@@ -25,6 +25,7 @@ from frontend.ops.runtime import (
     elem,
     enum,
     ints,
+    fp_contract,
     matrix_layout,
     mixed,
     shape,
@@ -94,7 +95,7 @@ def contract(ctx: Ctx, op: Operation, lhs: Any, rhs: Any, acc: Any) -> Any:
     t = op.operands
     r = S.contract(
         lhs, rhs, acc, lm, rm, am, its, kind, elem(_rtype(op)),
-        elem(t[0].type), elem(t[1].type), mask=ctx.mask,
+        elem(t[0].type), elem(t[1].type), mask=ctx.mask, fused=fp_contract(ctx),
     )  # fmt: skip
     return _as_result(r, _rtype(op))
 

@@ -1,0 +1,191 @@
+"""fp-contract mode: a float ``vector.contract<add>`` fuses each multiply-add (acc = fma(l_k,
+r_k, acc), k ascending; ``frontend.semantics_vector.contract(fused=True)``). The interpreter,
+the compiled code (avx2's ``llvm.fma`` and x86-64-v2's emulated fma) and MLIR 22's
+``outerproduct`` lowering agree bit for bit; the default mode is unchanged."""
+
+from __future__ import annotations
+
+import subprocess
+
+import numpy as np
+import pytest
+
+from eqsat.cli import main
+from eqsat.codegen.api import compile, emit_llvm_ir
+from eqsat.interpret import Interpreter
+from eqsat.targets import load_target
+from frontend import parse
+from frontend.semantics_vector import contract
+from tests import mlir_tools
+
+MM = ((0, 2), (2, 1), (0, 1))
+ITS = ("parallel", "parallel", "reduction")
+X = 1.000244140625  # 1 + 2^-12: x*x = 1 + 2^-11 + 2^-24 is a tie in f32, fma keeps the 2^-24
+
+# acc = -7; k=0: 3 * 2 - 7 = -1 exactly; k=1: x * x - 1 = 2^-11 + 2^-24 fused, 2^-11 rounded
+HAND = """
+func.func @entry() {
+  %a = arith.constant dense<[[3.0, 1.000244140625], [0.5, 0.25]]> : vector<2x2xf32>
+  %b = arith.constant dense<[[2.0, 1.0], [1.000244140625, 3.0]]> : vector<2x2xf32>
+  %c = arith.constant dense<[[-7.0, 0.0], [0.0, 0.0]]> : vector<2x2xf32>
+  %r = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>,
+      affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
+      iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
+      %a, %b, %c : vector<2x2xf32>, vector<2x2xf32> into vector<2x2xf32>
+  vector.print %r : vector<2x2xf32>
+  return
+}
+"""
+FUSED_OUT = "( ( 0.000488341, 6.00073 ), ( 1.25006, 1.25 ) )"
+ROUNDED_OUT = "( ( 0.000488281, 6.00073 ), ( 1.25006, 1.25 ) )"
+
+# a tile kernel as the whole-kernel GEMM has it, with f16 operands promoted and a scalar dot
+KERNEL = """
+func.func @k(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>,
+             %h: memref<2x8xf16>, %g: memref<8x8xf16>, %d: memref<2x8xf32>,
+             %s: memref<1xf32>) {
+  %i0 = arith.constant 0 : index
+  %p = arith.constant 0.0 : f32
+  %ph = arith.constant 0.0 : f16
+  %va = vector.transfer_read %a[%i0, %i0], %p : memref<4x8xf32>, vector<4x8xf32>
+  %vb = vector.transfer_read %b[%i0, %i0], %p : memref<8x16xf32>, vector<8x16xf32>
+  %vc = vector.transfer_read %c[%i0, %i0], %p : memref<4x16xf32>, vector<4x16xf32>
+  %r = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>,
+      affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
+      iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
+      %va, %vb, %vc : vector<4x8xf32>, vector<8x16xf32> into vector<4x16xf32>
+  vector.transfer_write %r, %c[%i0, %i0] : vector<4x16xf32>, memref<4x16xf32>
+  %vh = vector.transfer_read %h[%i0, %i0], %ph : memref<2x8xf16>, vector<2x8xf16>
+  %vg = vector.transfer_read %g[%i0, %i0], %ph : memref<8x8xf16>, vector<8x8xf16>
+  %vd = vector.transfer_read %d[%i0, %i0], %p : memref<2x8xf32>, vector<2x8xf32>
+  %e = vector.contract {indexing_maps = [affine_map<(i, j, k) -> (i, k)>,
+      affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
+      iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
+      %vh, %vg, %vd : vector<2x8xf16>, vector<8x8xf16> into vector<2x8xf32>
+  vector.transfer_write %e, %d[%i0, %i0] : vector<2x8xf32>, memref<2x8xf32>
+  %x = vector.extract %va[0] : vector<8xf32> from vector<4x8xf32>
+  %y = vector.extract %vb[1] : vector<16xf32> from vector<8x16xf32>
+  %y8 = vector.extract_strided_slice %y {offsets = [0], sizes = [8], strides = [1]}
+      : vector<16xf32> to vector<8xf32>
+  %s0 = memref.load %s[%i0] : memref<1xf32>
+  %t = vector.contract {indexing_maps = [affine_map<(k) -> (k)>, affine_map<(k) -> (k)>,
+      affine_map<(k) -> ()>], iterator_types = ["reduction"], kind = #vector.kind<add>}
+      %x, %y8, %s0 : vector<8xf32>, vector<8xf32> into f32
+  memref.store %t, %s[%i0] : memref<1xf32>
+  return
+}
+"""
+
+
+def _args(seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+
+    def f(shape: tuple[int, ...], dt: type = np.float32) -> np.ndarray:
+        return (rng.standard_normal(shape) * 4).astype(dt)
+
+    return [f((4, 8)), f((8, 16)), f((4, 16)), f((2, 8), np.float16), f((8, 8), np.float16),
+            f((2, 8)), f((1,))]  # fmt: skip
+
+
+def _run(run: object, seed: int) -> list[np.ndarray]:
+    args = _args(seed)
+    run(*args)  # type: ignore[operator]
+    return [args[2], args[5], args[6]]  # c, d, s: written in place
+
+
+def _bits(outs: list[np.ndarray]) -> list[bytes]:
+    return [o.tobytes() for o in outs]
+
+
+def test_fused_contraction_rounds_each_multiply_add_once() -> None:
+    a = np.array([[3.0, X]], dtype=np.float32)
+    b = np.array([[2.0], [X]], dtype=np.float32)
+    acc = np.array([[-7.0]], dtype=np.float32)
+    rounded = contract(a, b, acc, *MM, ITS, "add", "f32")
+    fused = contract(a, b, acc, *MM, ITS, "add", "f32", fused=True)
+    assert rounded[0, 0] == np.float32(2.0**-11)
+    assert fused[0, 0] == np.float32(2.0**-11 + 2.0**-24)
+    # in k order: with the two points swapped, the cancellation happens last and both agree
+    # with what fma(3, 2, fma(x, x, -7)) gives
+    swapped = contract(a[:, ::-1], b[::-1], acc, *MM, ITS, "add", "f32", fused=True)
+    step = np.float32(np.float64(X) * np.float64(X) - 7.0)
+    assert swapped[0, 0] == np.float32(np.float64(step) + 6.0)
+    # f64: an exact fma where the product needs 106 bits
+    y = 1.0 + 2.0**-30
+    d = contract(np.array([y]), np.array([y]), np.float64(-1.0), (0,), (0,), (),
+                 ("reduction",), "add", "f64", fused=True)  # fmt: skip
+    assert d == 2.0**-29 + 2.0**-60
+
+
+def test_fused_mode_skips_masked_points_and_leaves_other_kinds_alone() -> None:
+    a = np.array([[3.0, X]], dtype=np.float32)
+    b = np.array([[2.0], [X]], dtype=np.float32)
+    acc = np.array([[-7.0]], dtype=np.float32)
+    mask = np.array([[[True, False]]])
+    assert contract(a, b, acc, *MM, ITS, "add", "f32", mask=mask, fused=True)[0, 0] == -1.0
+    for kind in ("maxnumf", "mul"):
+        assert contract(a, b, acc, *MM, ITS, kind, "f32", fused=True) == contract(
+            a, b, acc, *MM, ITS, kind, "f32"
+        )
+    ints = np.array([[3, 5]], dtype=np.int32), np.array([[2], [7]], dtype=np.int32)
+    assert contract(*ints, np.array([[1]], dtype=np.int32), *MM, ITS, "add", "i32",
+                    fused=True)[0, 0] == 42  # fmt: skip
+
+
+def test_interpreter_mode_is_opt_in(capsys: pytest.CaptureFixture[str]) -> None:
+    module = parse(HAND)
+    Interpreter(module).call("entry")
+    Interpreter(module, fp_contract=True).call("entry")
+    assert capsys.readouterr().out.splitlines() == [ROUNDED_OUT, FUSED_OUT]
+
+
+@pytest.mark.parametrize("target", ["avx2", "x86-64-v2"])
+def test_compiled_code_matches_the_interpreter_in_each_mode(target: str) -> None:
+    t = load_target(target)
+    if not t.runs_on_host():
+        pytest.skip(f"this host does not run {target}")
+    module = parse(KERNEL)
+    for fused in (False, True):
+        program = compile(module, t, "k", fp_contract=fused)
+        for seed in range(3):
+            want = _run(lambda *a: Interpreter(module, fp_contract=fused).call("k", *a), seed)
+            assert _bits(_run(program, seed)) == _bits(want), (target, fused, seed)
+    fused_out = _run(lambda *a: Interpreter(module, fp_contract=True).call("k", *a), 0)
+    rounded_out = _run(lambda *a: Interpreter(module).call("k", *a), 0)
+    assert _bits(fused_out) != _bits(rounded_out)  # the inputs tell the modes apart
+
+
+def test_fused_mode_emits_fma_and_the_default_does_not() -> None:
+    module = parse(KERNEL)
+    assert "llvm.fma.v16f32" in emit_llvm_ir(module, "avx2", fp_contract=True)
+    assert "llvm.fma" not in emit_llvm_ir(module, "avx2")
+    assert "llvm.fma" not in emit_llvm_ir(module, "x86-64-v2", fp_contract=True)  # emulated
+
+
+def test_cli_run_takes_the_mode_and_rejects_a_value(tmp_path, capsys) -> None:
+    path = tmp_path / "hand.mlir"
+    path.write_text(HAND)
+    assert main(["run", str(path), "--target", "interp", "--fp-contract"]) == 0
+    assert capsys.readouterr().out.strip() == FUSED_OUT
+    with pytest.raises(SystemExit) as e:
+        main(["run", str(path), "--fp-contract=yes"])
+    assert e.value.code == 2
+    assert "--fp-contract: ignored explicit argument 'yes'" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(bool(mlir_tools.missing_tools(22)), reason="MLIR 22 tools not installed")
+@pytest.mark.parametrize("strategy, out", [("outerproduct", FUSED_OUT), ("dot", ROUNDED_OUT),
+                                           ("parallelarith", ROUNDED_OUT)])  # fmt: skip
+def test_mlir_outerproduct_lowering_computes_the_fused_mode(tmp_path, strategy, out) -> None:
+    """MLIR 22's outerproduct strategy computes the fused mode's bits, dot and parallelarith
+    the default mode's."""
+    lowered = subprocess.run(
+        [mlir_tools.find_tool("mlir-opt", 22), *mlir_tools._pipeline_22(strategy)],
+        input=HAND, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    run = subprocess.run(
+        [mlir_tools.find_tool("mlir-runner", 22), "-e", "entry", "-entry-point-result=void",
+         f"-shared-libs={mlir_tools.runtime_for(22)}"],
+        input=lowered, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert run.stdout.strip() == out
