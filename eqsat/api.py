@@ -56,6 +56,7 @@ def optimize(
     extractor: str | None = None,
     disabled: Iterable[str] = (),
     phases: Iterable[str] | None = None,
+    fp_contract: bool = False,
 ) -> Module:
     """The program optimized by equality saturation, as ``eqsat opt`` does.
 
@@ -65,6 +66,8 @@ def optimize(
     overrides by constructor or op name (checked: a misspelt name raises ``ValueError``).
     ``rules``: rule files of your own, joining phase ``rules_phase`` (default explore).
     ``disabled``: rule or ruleset names to leave out; ``phases``: the phases to run.
+    ``fp_contract``: float contractions fuse each multiply-add (fp-contract mode; run or compile
+    the result with the same flag).
     For the saturation report and the e-graph, call ``eqsat.optimize.optimize_module``."""
     from eqsat.cost import vv_cost
     from eqsat.cost_options import cost_problem, vv_name
@@ -98,6 +101,7 @@ def optimize(
         rules_phase=rules_phase,
         disabled=frozenset(disabled),
         phases=tuple(phases) if phases is not None else None,
+        fp_contract=fp_contract,
     )
     return result.module
 
@@ -112,11 +116,13 @@ def compile(
     optimize: bool = False,
     fast_math: bool = False,
     entry: str | None = None,
+    fp_contract: bool = False,
     **codegen: Any,
 ) -> Program:
     """A compiled program (``program.f(...)`` calls @f on numpy arrays) for a target this host
     runs. ``optimize=True`` runs ``optimize(source, target, fast_math=...)`` first; by default
-    the program is compiled as written. ``fast_math`` also lets float reductions reassociate.
+    the program is compiled as written. ``fast_math`` also lets float reductions reassociate;
+    ``fp_contract``: float contractions fuse each multiply-add, optimized and compiled alike.
     Other keywords go to ``eqsat.codegen.compile`` (``layout``, ``opt``, ``checked``, ...)."""
     from eqsat.codegen import compile as codegen_compile
 
@@ -124,8 +130,10 @@ def compile(
     assert t is not None
     module = _module(source)
     if optimize:
-        module = _optimize(module, t, fast_math=fast_math)
-    return codegen_compile(module, t, entry=entry, reassoc=fast_math, **codegen)
+        module = _optimize(module, t, fast_math=fast_math, fp_contract=fp_contract)
+    return codegen_compile(
+        module, t, entry=entry, reassoc=fast_math, fp_contract=fp_contract, **codegen
+    )
 
 
 def interpret(source: str | Module, entry: str = "entry", *args: Any, **options: Any) -> Any:

@@ -30,7 +30,7 @@ from eqsat.decode import Decoder, _BlockDecoder, decode_type
 from eqsat.egraph import EGraph
 from eqsat.encode import Encoder
 from eqsat.extract import Snapshot, Term
-from eqsat.optimize import FAST_MATH, PHASES, native_tile_facts
+from eqsat.optimize import FAST_MATH, FP_CONTRACT, PHASES, native_tile_facts
 from eqsat.rulefile import Rule, RuleFile, phase_files, rules_dir
 from eqsat.saturate import Phase, saturate
 from eqsat.schema import schema_text
@@ -251,8 +251,9 @@ def check_rules(
     files = (
         rule_files
         if rule_files is not None
-        else [rf for phase in (*PHASES, FAST_MATH, LEGALIZE) for rf in phase_files(phase)]
-    )
+        else [rf for phase in (*PHASES, FAST_MATH, FP_CONTRACT, LEGALIZE)
+              for rf in phase_files(phase)]
+    )  # fmt: skip
     # Rules that only derive facts (an analysis such as unit-stride) union nothing: they are
     # not rewrites to check.
     results = {r.label: RuleResult(r) for rf in files for r in rf.rules
@@ -288,6 +289,8 @@ def _run(
     trials: int,
 ) -> None:
     from eqsat.cost import vv_cost
+
+    fused_labels = {r.label for rf in files if rf.phase == FP_CONTRACT for r in rf.rules}
 
     eg = EGraph()
     eg.run(schema_text() + WITNESS, "<schema>")
@@ -325,7 +328,10 @@ def _run(
         except Exception as e:  # noqa: BLE001 - report, do not crash the check
             result.skipped.append(f"not extractable: {e}")
             continue
-        verdict = _compare(lhs, rhs, rng, trials, bool(FAST_MATH_LAW.search(result.rule.law)))
+        fast_math = bool(FAST_MATH_LAW.search(result.rule.law))
+        # rules/fp-contract/ rules hold in fp-contract mode: both sides run in it
+        fused = label in fused_labels
+        verdict = _compare(lhs, rhs, rng, trials, fast_math, fused)
         if verdict is None:
             result.checked += 1
         elif verdict.startswith("skip:"):
@@ -414,7 +420,12 @@ def _function(
 
 
 def _compare(
-    lhs: Term, rhs: Term, rng: np.random.Generator, trials: int, fast_math: bool
+    lhs: Term,
+    rhs: Term,
+    rng: np.random.Generator,
+    trials: int,
+    fast_math: bool,
+    fp_contract: bool = False,
 ) -> str | None:
     """None if both sides agree on every trial; a message otherwise ("skip: ..." if unsure)."""
     from eqsat.interpret import Interpreter
@@ -457,7 +468,7 @@ def _compare(
         try:
             for side in ("lhs", "rhs"):
                 out, copied = io.StringIO(), _copy(args)
-                r = Interpreter(module, out=out).call(side, *copied)
+                r = Interpreter(module, out=out, fp_contract=fp_contract).call(side, *copied)
                 outs.append((r, [x for x in copied if isinstance(x, np.ndarray)], out.getvalue()))
         except MLIRError as e:  # e.g. special values as indices: try the next input
             undefined = str(e).splitlines()[0]

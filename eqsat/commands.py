@@ -146,6 +146,7 @@ def _opt(args: argparse.Namespace, memory: MemoryBudget) -> int:
             extra_rule_paths=tuple(args.rules or ()),
             native=native,
             fast_math=args.fast_math or args.reassoc,
+            fp_contract=args.fp_contract,
             target=target,  # type: ignore[arg-type]
             emit=emit,
             extractor=args.extractor,
@@ -167,7 +168,8 @@ def _opt(args: argparse.Namespace, memory: MemoryBudget) -> int:
     elif machine_code:
         from eqsat.codegen.commands import emit as emit_code
 
-        out.write(emit_code(result.module, target, args.emit, args.layout, args.reassoc))
+        out.write(emit_code(result.module, target, args.emit, args.layout, args.reassoc,
+                            args.fp_contract))  # fmt: skip
     else:
         try:
             printed = print_module(result.module, generic=args.generic)
@@ -380,6 +382,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--fast-math", action="store_true",
                    help="also use rules exact only up to float reassociation (rules/fast-math)")
+    p.add_argument("--fp-contract", action="store_true",
+                   help="fp-contract mode: a float vector.contract<add> fuses each multiply-add "
+                   "(as eqsat run --fp-contract); only lowerings with those bits (rules/"
+                   "fp-contract) are explored")
     p.add_argument("--max-iterations", type=positive, default=30, help="per phase (default 30)")
     p.add_argument("--max-nodes", type=positive, default=100_000,
                    help="per phase (default 100000)")

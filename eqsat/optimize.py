@@ -40,6 +40,21 @@ LEGALIZE = "legalize"
 EXTRACTORS = ("tree", "fast", "exact")
 # Rules exact only up to float reassociation: with --fast-math they join the explore phase.
 FAST_MATH = "fast-math"
+# fp-contract mode (a float contract<add> fuses each multiply-add, frontend.semantics_vector
+# .contract(fused=True)): these rules join the explore phase, and the rules below, whose
+# lowerings round each product (or which read rounded products as a contraction), are left out.
+FP_CONTRACT = "fp-contract"
+FP_CONTRACT_LEFT_OUT = frozenset({
+    "contract-as-dot",
+    "contract-to-scalar-as-dot",
+    "contract-as-parallel-arith",
+    "contract-to-scalar-as-parallel-arith",
+    "contract-matmul-as-outerproducts",
+    "contract-matvec-as-outerproducts",
+    "multi-reduce-mulf-to-contract-1",
+    "multi-reduce-mulf-to-contract-2",
+    "multi-reduce-mulf-to-contract-3",
+})  # fmt: skip
 # The phases a user rule file may join (``--rules-phase``), in the order they run.
 RULE_PHASES = (*PHASES, LEGALIZE)
 # Called with a phase name and the program extracted after it (or why none could be).
@@ -143,12 +158,22 @@ def native_tile_facts(module: Module, native: dict[str, int]) -> str:
 
 
 def default_rule_files(
-    phases: tuple[str, ...] = PHASES, fast_math: bool = False
+    phases: tuple[str, ...] = PHASES, fast_math: bool = False, fp_contract: bool = False
 ) -> dict[str, tuple[RuleFile, ...]]:
     rules = {p: phase_files(p) for p in phases}
     if fast_math and "explore" in rules:
         rules["explore"] = rules["explore"] + phase_files(FAST_MATH)
+    if fp_contract and "explore" in rules:
+        rules["explore"] = rules["explore"] + phase_files(FP_CONTRACT)
     return rules
+
+
+def fp_contract_rules(
+    rules: dict[str, tuple[RuleFile, ...]],
+) -> dict[str, tuple[RuleFile, ...]]:
+    """``rules`` as fp-contract mode runs them: without ``FP_CONTRACT_LEFT_OUT``."""
+    return {phase: tuple(rf.without(set(FP_CONTRACT_LEFT_OUT)) for rf in group)
+            for phase, group in rules.items()}  # fmt: skip
 
 
 def legalize_files(names: tuple[str, ...] = (), fast_math: bool = False) -> tuple[RuleFile, ...]:
@@ -220,6 +245,7 @@ def optimize_module(
     after_phase: PhaseHook | None = None,
     keep_rounds: bool = False,
     hoist: bool = True,
+    fp_contract: bool = False,
 ) -> OptimizeResult:
     """Optimize every function body of ``module``; returns a new, verified module.
 
@@ -240,7 +266,11 @@ def optimize_module(
     ``cost`` is the last one's.
 
     With ``hoist`` (the default), loops first keep their accumulator tiles in registers and read
-    invariant tiles once (``eqsat.hoist``, on a copy: ``module`` is left as it is)."""
+    invariant tiles once (``eqsat.hoist``, on a copy: ``module`` is left as it is).
+
+    ``fp_contract``: the program's float contractions fuse each multiply-add (fp-contract
+    mode, ``FP_CONTRACT``): only lowerings that compute those bits are explored; run or compile
+    the result in the same mode."""
     if isinstance(target, str):
         raise TypeError(
             f"optimize_module takes a Target object (eqsat.targets.load_target({target!r})); "
@@ -249,7 +279,12 @@ def optimize_module(
     if hoist:
         module = hoisted(module)
     budget = budget or Budget()
-    rules = dict(rules) if rules is not None else default_rule_files(fast_math=fast_math)
+    rules = (
+        dict(rules) if rules is not None
+        else default_rule_files(fast_math=fast_math, fp_contract=fp_contract)
+    )  # fmt: skip
+    if fp_contract:
+        rules = fp_contract_rules(rules)
     if target is not None:
         cost = cost or target.cost_model(emit=emit, reassoc=fast_math)
         native = native if native is not None else dict(target.width)

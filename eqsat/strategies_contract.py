@@ -6,7 +6,9 @@ promoted to the accumulator's element type (``arith.extf``/``arith.extsi``), eve
 rounded, and the products are folded into the accumulator with the kind, one reduction point
 at a time in row-major order of the reduction dims. Where MLIR's own lowering differs (its
 outerproduct lowering fuses float multiply-adds) the expansion follows the semantics; the one
-exception is ``ContractMatmul`` (see there).
+exception is ``ContractMatmul`` (see there). In fp-contract mode (the contraction's float add
+steps fused) only ``ContractOuterFused`` lowers float add contractions (``eqsat.optimize``
+leaves the others out).
 """
 
 from __future__ import annotations
@@ -138,12 +140,16 @@ def contract_dot(dec: Any, t: Any) -> Value:
 
 
 # -- outer products ------------------------------------------------------------------------------------
-def _outer_cost(lits: tuple[Any, ...]) -> float:
+def _outer_cost(lits: tuple[Any, ...], fused: bool = False) -> float:
     maps, its, kind, lhs_shape = lits[:4]
     k = prod(s for s, d in zip(lhs_shape, maps[0]) if its[d] == 1)  # type: ignore[index]
     t = lits[-1]
-    unfused = kind == "add" and isinstance(t, tuple) and str(t[-1]).startswith(FLOAT_ELEMS)
-    return ops_cost(k * (4 if unfused else 3) + 5)
+    float_add = kind == "add" and isinstance(t, tuple) and str(t[-1]).startswith(FLOAT_ELEMS)
+    return ops_cost(k * (4 if float_add and not fused else 3) + 5)
+
+
+def _outer_fused_cost(lits: tuple[Any, ...]) -> float:
+    return _outer_cost(lits, fused=True)
 
 
 @strategy(
@@ -163,13 +169,33 @@ def contract_outer(dec: Any, t: Any) -> Value:
     registers (the target's cost model picks the block). With one free dim the chain is AXPY on
     the whole accumulator. For float ``add`` each product is rounded before it is added
     (outerproduct without accumulator, then arith.addf), as the contraction is."""
+    return _outer(dec, t, fuse_add=False)
+
+
+@strategy(
+    "ContractOuterFused",
+    CONTRACT + ("IVec", "i64"),
+    cost=_outer_fused_cost,
+    params=(("rows", 4),),
+)
+def contract_outer_fused(dec: Any, t: Any) -> Value:
+    """fp-contract mode (``rules/fp-contract/``): contract<add>(lhs, rhs, acc) over floats ==
+    the ``ContractOuter`` chain with each step one fused ``vector.outerproduct`` with
+    accumulator, ``row_i = fma(rhs[k], lhs[i, k], row_i)`` for k ascending: exactly the fused
+    contraction's bits (``frontend.semantics_vector.contract(fused=True)``), as MLIR's own
+    ``outerproduct`` lowering computes. Literals as ``ContractOuter``'s."""
+    return _outer(dec, t, fuse_add=True)
+
+
+def _outer(dec: Any, t: Any, fuse_add: bool) -> Value:
+    """The outer-product chain; float add steps fused when ``fuse_add``, else rounded."""
     c = Contraction(dec, t)
     e = c.e
     lf, rf = c.lf, c.rf
     assert lf or rf, "outerproduct lowering needs a free dim"
     assert not set(lf) & set(rf), "outerproduct lowering cannot have batch dims"
     k = c.size(c.red)
-    fused = not (c.kind == "add" and is_float(c.elem))
+    fused = fuse_add or not (c.kind == "add" and is_float(c.elem))
 
     def step(acc: Value, x: Value, y: Value) -> Value:
         if fused:

@@ -189,3 +189,56 @@ def test_mlir_outerproduct_lowering_computes_the_fused_mode(tmp_path, strategy, 
         input=lowered, capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert run.stdout.strip() == out
+
+
+def _vt(*shape: int) -> tuple:
+    return ("type", shape, "f32")
+
+
+def test_fused_outer_profile_prices_the_fmas_its_expander_builds() -> None:
+    """ContractOuterFused's cost profile has one fma per row and reduction point, as many as
+    the fused outerproducts its expander builds (and ContractOuter a mulf and an addf each)."""
+    from eqsat.optimize import optimize_module
+    from eqsat.targets.expansions import expansion
+
+    m, k, n = 4, 8, 16
+    lits = (MM, (0, 0, 1), "add", (m, k), 4, ("operands", _vt(m, k), _vt(k, n), _vt(m, n)),
+            _vt(m, n))  # fmt: skip
+    fused = {p[0]: p[-1] for p in expansion("ContractOuterFused", lits) or []}
+    plain = {p[0]: p[-1] for p in expansion("ContractOuter", lits) or []}
+    assert fused["vector.fma"] == m * k and "arith.mulf" not in fused and "arith.addf" not in fused
+    assert plain["arith.mulf"] == plain["arith.addf"] == m * k and "vector.fma" not in plain
+    body = KERNEL.split("%vh =")[0] + "  return\n}\n"  # the 4x8x16 tile only
+    result = optimize_module(parse(body), target=load_target("avx2"), fp_contract=True)
+    ops = [op.name for op in result.module.walk()]
+    assert ops.count("vector.outerproduct") == m * k and "vector.contract" not in ops
+
+
+@pytest.mark.parametrize("target", ["avx2", "x86-64-v2"])
+def test_optimizer_in_fused_mode_keeps_the_bits(target: str) -> None:
+    """Optimized in fp-contract mode, the kernel computes the fused bits (interpreted, and
+    compiled where the host runs the target); no lowering with rounded products is chosen."""
+    from eqsat.optimize import optimize_module
+
+    t = load_target(target)
+    module = parse(KERNEL)
+    result = optimize_module(module, target=t, fp_contract=True)
+    ops = {op.name for op in result.module.walk()}
+    assert not ops & {"vector.reduction", "vector.multi_reduction", "arith.mulf"}, ops
+    want = _run(lambda *a: Interpreter(module, fp_contract=True).call("k", *a), 1)
+    got = _run(lambda *a: Interpreter(result.module, fp_contract=True).call("k", *a), 1)
+    assert _bits(got) == _bits(want)
+    if t.runs_on_host():
+        assert _bits(_run(compile(result.module, t, "k", fp_contract=True), 1)) == _bits(want)
+
+
+def test_cli_opt_takes_the_mode(tmp_path, capsys) -> None:
+    path = tmp_path / "hand.mlir"
+    path.write_text(HAND)
+    for mode in ([], ["--fp-contract"]):
+        assert main(["opt", str(path), "--target", "avx2", "--emit", "llvm", *mode]) == 0
+        assert ("llvm.fma" in capsys.readouterr().out) == bool(mode)
+    with pytest.raises(SystemExit) as e:
+        main(["opt", str(path), "--fp-contract=1"])
+    assert e.value.code == 2
+    assert "--fp-contract: ignored explicit argument '1'" in capsys.readouterr().err

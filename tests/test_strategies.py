@@ -45,6 +45,7 @@ class Case:
     absent: str | None = None  # an op that must be gone
     ints: bool = False  # integer-valued float inputs (sums exact in any order)
     scalars: dict[int, int] = field(default_factory=dict)  # argument # -> index value
+    fp_contract: bool = False  # fp-contract mode: optimized, and both sides run, in it
 
 
 def force(case: Case) -> Any:
@@ -74,9 +75,9 @@ def random_args(module: Module, case: Case, rng: np.random.Generator) -> list[An
     return args
 
 
-def run(module: Module, args: list[Any]) -> list[Any]:
+def run(module: Module, args: list[Any], fp_contract: bool = False) -> list[Any]:
     copies = [np.array(a) if isinstance(a, np.ndarray) else a for a in args]
-    out = Interpreter(module).call("f", *copies)
+    out = Interpreter(module, fp_contract=fp_contract).call("f", *copies)
     outs = list(out) if isinstance(out, tuple) else [out]
     return outs + [a for a in copies if isinstance(a, np.ndarray)]
 
@@ -169,6 +170,10 @@ for cid, (prog, ints) in CONTRACTS.items():
         "contract-matmul-as-outerproducts"
     add(Case(f"ContractOuter-{cid}", "ContractOuter", rule, "Contract", prog,
              ("vector.outerproduct",), "vector.contract", ints))
+    if "kind = #vector.kind<add>" in prog and "xf" in prog.split(" into ")[1]:
+        add(Case(f"ContractOuterFused-{cid}", "ContractOuterFused",
+                 rule.replace("-as-outerproducts", "-as-fused-outerproducts"), "Contract", prog,
+                 ("vector.outerproduct",), "vector.contract", fp_contract=True))
     if cid.startswith("mm") and "add" in prog.split("kind = #vector.kind<")[1][:4]:
         acc_is_float = "xf" in prog.split(" into ")[1].split(">")[0]
         rule = "contract-as-matrix-multiply" + ("-float" if acc_is_float else "")
@@ -400,19 +405,20 @@ FAMILY = {"Contract": "contract", "Transpose": "transpose", "MultiReduction": "m
 
 
 @functools.cache
-def family_rules(family: str) -> dict[str, tuple[RuleFile, ...]]:
-    """Only the strategy's own rule files (fast-math ones included): fast, and the strategy
-    sees the op as written."""
-    extra = (load(f"fast-math/{family}"),) if (rules_dir() / "fast-math" / f"{family}.egg").is_file() \
-        else ()
+def family_rules(family: str, fp_contract: bool = False) -> dict[str, tuple[RuleFile, ...]]:
+    """Only the strategy's own rule files (fast-math ones included, and in fp-contract mode
+    the fp-contract ones): fast, and the strategy sees the op as written."""
+    dirs = ("fast-math", "fp-contract") if fp_contract else ("fast-math",)
+    extra = tuple(load(f"{d}/{family}") for d in dirs
+                  if (rules_dir() / d / f"{family}.egg").is_file())  # fmt: skip
     return {"explore": (load(f"explore/{family}"),) + extra}
 
 
 @functools.cache
 def expand(case: Case) -> tuple[Module, OptimizeResult]:
     module = parse(case.body)
-    return module, optimize_module(module, family_rules(FAMILY[case.original]),
-                                           cost=force(case))
+    return module, optimize_module(module, family_rules(FAMILY[case.original], case.fp_contract),
+                                   cost=force(case), fp_contract=case.fp_contract)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
@@ -429,7 +435,7 @@ def test_strategy(case: Case) -> None:
     rng = np.random.default_rng(zlib.crc32(case.id.encode()))
     for _ in range(3):
         args = random_args(module, case, rng)
-        want, got = run(module, args), run(result.module, args)
+        want, got = run(module, args, case.fp_contract), run(result.module, args, case.fp_contract)
         assert len(want) == len(got)
         for w, g in zip(want, got):
             assert same(w, g), f"{case.id}: expected\n{w}\ngot\n{g}\n{text}"

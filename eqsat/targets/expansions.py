@@ -247,10 +247,14 @@ def _contract_dot(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     return out
 
 
-def _contract_outer(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+def _contract_outer(lits: tuple[Any, ...], s: Shape, fuse_add: bool = False) -> list[Piece]:
+    """``ContractOuter``'s pieces; ``fuse_add``: ``ContractOuterFused``'s, whose float add
+    steps are one fused multiply-add each."""
     c = _Contract(lits, s)
     lf, rf = c.lf, c.rf
-    unfused = c.kind == "add" and (s.elem or "")[:1] in ("f", "b")
+    float_add = c.kind == "add" and (s.elem or "")[:1] in ("f", "b")
+    fma = fuse_add and float_add
+    unfused = float_add and not fma
     if lf and rf:  # one AXPY per accumulator row and reduction point, rows in blocks
         rows, width = c.size(lf), c.size(rf)
         block = min(rows, max(1, int(lits[4])))
@@ -259,7 +263,7 @@ def _contract_outer(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
             # rhs rows, loaded again by each block (a block's accumulators take the registers)
             s.piece("vector.load", width, c.k * -(-rows // block)),
             s.piece("vector.broadcast", 1, rows * c.k),  # AXPY: lhs[i, k] splat once
-            s.piece(_mul_op(s.elem), width, rows * c.k),
+            s.piece("vector.fma" if fma else _mul_op(s.elem), width, rows * c.k),
             s.piece("vector.extract", width, rows),
             s.piece("vector.insert", width, rows),
             s.piece(LIVE, block * width, rows * c.k),  # a block's accumulators, each step
@@ -273,9 +277,13 @@ def _contract_outer(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
             s.piece("vector.outerproduct", width, c.k),
         ]
         orders = ((0, c.red + lf), (1, c.red + rf))
-    if unfused or (lf and rf):  # row AXPYs always combine apart from the multiply
+    if unfused or (lf and rf and not fma):  # row AXPYs combine apart from the multiply
         out.append(s.piece(_combine_op(c.kind, s.elem), width, rows * c.k))
     return out + c.layout(s, orders)
+
+
+def _contract_outer_fused(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
+    return _contract_outer(lits, s, fuse_add=True)
 
 
 def _contract_pair_broadcast(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
@@ -383,6 +391,7 @@ PROFILES: dict[str, Profile] = {
     "MultiReductionInnerReduction": _inner_reduction,
     "ContractDot": _contract_dot,
     "ContractOuter": _contract_outer,
+    "ContractOuterFused": _contract_outer_fused,
     "ContractPairBroadcast": _contract_pair_broadcast,
     "ContractMatmul": _contract_matmul,
     "ContractParallel": _contract_parallel,
