@@ -51,14 +51,26 @@ assert all(
 ), "frontend.ops.transform.LOWERINGS and FAMILIES disagree"
 
 
+def own_strategies(op: str) -> list[str]:
+    """Our strategy constructors of ``op`` that MLIR has no name for (the 8x8 and 4x4
+    transposes, the contraction's pair broadcasts), in a fixed order."""
+    from eqsat.strategies import STRATEGIES
+
+    own, names = FAMILIES[op]
+    return sorted(s for s in STRATEGIES if s.startswith(own) and s not in names.values())
+
+
 def forced_cost_overrides(choices: Mapping[str, str]) -> dict[str, float]:
-    """Cost overrides that make extraction pick ``choices`` ({op name: MLIR strategy})."""
+    """Cost overrides that make extraction pick ``choices`` ({op name: MLIR strategy, or one
+    of our constructors of that op, ``own_strategies``})."""
     out: dict[str, float] = {}
     from eqsat.strategies import STRATEGIES
 
     for target, strategy in choices.items():
         own, names = FAMILIES[target]
-        chosen = names[strategy]
+        if strategy not in names and strategy not in own_strategies(target):
+            raise ValueError(f"{target} has no strategy {strategy!r}")
+        chosen = names.get(strategy, strategy)
         # every other lowering of the op, also ours that MLIR has no name for (8x8 transposes)
         for constructor in {*names.values(), *(s for s in STRATEGIES if s.startswith(own))}:
             if constructor != chosen:

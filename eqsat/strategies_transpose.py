@@ -56,7 +56,9 @@ def transpose_flat(dec: Any, t: Any) -> Value:
 # classic AVX 8x8 and SSE 4x4 transposes): B rows of B lanes through log2(B) stages of two-input row shuffles that
 # interleave 32-bit lanes, then 64-bit pairs, then take 4-lane blocks from rows d apart (d = 4,
 # 8, ...); each stage is one AVX/AVX-512 shuffle per row (unpck*ps, unpck*pd, shuf_f32x4, ...).
-def _masks(b: int) -> dict[str, list[int]]:
+def stage_masks(b: int) -> dict[str, list[int]]:
+    """The masks of the staged transpose of B x B (B = 4, 8, 16), by stage: each shuffles two rows
+    of B lanes (the cost profile, eqsat/targets/expansions.py, prices these same masks)."""
     groups4 = range(0, b, 4)
     return {
         "lo32": [x for g in groups4 for x in (g, b + g, g + 1, b + g + 1)],
@@ -71,7 +73,7 @@ def _masks(b: int) -> dict[str, list[int]]:
 def _staged_transpose_rows(e: Emit, rows: list[Value]) -> list[Value]:
     """The rows of the transpose of B rows of B lanes (B = 4, 8 or 16): B log2(B) shuffles."""
     b = len(rows)
-    m = _masks(b)
+    m = stage_masks(b)
     t: list[Value] = []
     for p in range(0, b, 2):
         t += [e.shuffle(rows[p], rows[p + 1], m["lo32"]), e.shuffle(rows[p], rows[p + 1], m["hi32"])]

@@ -4,7 +4,9 @@ Every kernel reads its operands from memrefs, does one vector computation and wr
 result back, inside an ``scf.for`` of ``REPS`` repetitions (so one call is not dominated by
 call overhead). Families: contractions (matmul with every operand layout, matvec, vecmat, dot,
 batched matmul), transposes (every 2-D and some 3-D permutations), multi_reductions over each
-dim, broadcasts, FMA and element-wise chains, transfers with permutation maps and masks. Shapes
+dim, broadcasts, FMA and element-wise chains, transfers with permutation maps and masks, and
+compounds of two lowered ops (a transpose feeding a reduction), whose
+alternatives are many (either op's strategies forced). Shapes
 make rows of 1 to 16 avx2 registers, odd sizes among them; element types f32, f64, i32, f16.
 
 The split is deterministic: a kernel is held out (never looked at by tuning) when the SHA-256
@@ -268,7 +270,25 @@ def transfers() -> Iterator[tuple[str, str]]:
         yield k.name, k.text()
 
 
-FAMILIES = (contractions, transposes, reductions, broadcasts, elementwise, transfers)
+def compounds() -> Iterator[tuple[str, str]]:
+    """Two lowered ops in one kernel, so that a kernel has many alternatives (each strategy of
+    either op forced): a reduction of a transpose. (A matmul of a transposed operand is left
+    out: tried, no forced transpose strategy was extracted there, so it added nothing.)"""
+    for (r, c), e, dim in itertools.product(((8, 16), (16, 8), (8, 32), (32, 8)),
+                                            ("f32", "f64", "i32"), (0, 1)):  # fmt: skip
+        name = f"treduce_{r}x{c}_d{dim}_{e}"
+        k = _K(name, e)
+        v = k.read((r, c))
+        t = k.op(f"vector.transpose {v}, [1, 0] : {_vt((r, c), e)} to {_vt((c, r), e)}")
+        out = (r,) if dim == 0 else (c,)
+        acc = k.read(out)
+        red = k.op(f"vector.multi_reduction <add>, {t}, {acc} [{dim}] : "
+                   f"{_vt((c, r), e)} to {_vt(out, e)}")  # fmt: skip
+        k.write(red, out)
+        yield name, k.text()
+
+
+FAMILIES = (contractions, transposes, reductions, broadcasts, elementwise, transfers, compounds)
 
 
 def corpus() -> list[tuple[str, str]]:

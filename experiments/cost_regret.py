@@ -2,7 +2,8 @@
 corpus (``experiments/cost_corpus.py``).
 
 Per kernel and target: eqsat's own choice, each of eqsat's forced alternatives (one MLIR
-strategy forced per op kind, ``experiments.lib.kernel_variants``) with its predicted cost, and
+strategy forced per op kind, ``experiments.lib.kernel_variants``, and each strategy of ours that
+MLIR has no name for, ``eqsat.forced_strategies.own_strategies``) with its predicted cost, and
 MLIR 22's strategy space (``eqsat.bench``: child processes, the same LLVM options for every
 row; ``--space full``, the default, is the benchmark's whole space: forced and combined
 strategies and the transfer options). Regret = eqsat's time over the best time of any row,
@@ -85,14 +86,21 @@ def mca_cycles(ir: str, target: Any, entry: str) -> float | None:
 
 def alternatives(name: str, text: str, target: Any) -> dict[str, dict[str, Any]]:
     """eqsat's choice and its distinct forced alternatives: predicted cost and LLVM IR each."""
-    from experiments.lib.kernel_variants import eqsat_variant, forced_choices, strategy_applies
+    from eqsat.forced_strategies import own_strategies
+    from experiments.lib.kernel_variants import (
+        eqsat_variant,
+        forced_choices,
+        op_kinds,
+        strategy_applies,
+    )
     from frontend import parse
 
     module = parse(text, f"{name}.mlir")
     own = eqsat_variant(module, target, emit="hwv")
     alts: dict[str, dict[str, Any]] = {"eqsat": {"cost": own.predicted_cost, "ir": own.ir}}
     seen = {own.ir: "eqsat"}
-    for kind, strategy in forced_choices(module, False):
+    ours = [(kind, s) for kind in op_kinds(module) for s in own_strategies(kind)]
+    for kind, strategy in forced_choices(module, False) + ours:
         v = eqsat_variant(module, target, {kind: strategy}, emit="hwv")
         if not strategy_applies(v, kind) or not math.isfinite(v.predicted_cost):
             continue

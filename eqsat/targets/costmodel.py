@@ -25,8 +25,10 @@ times more, so that the forms the legalize rules build (1-D native ops, LLVM int
 ``x86vector``/``arm_neon`` ops) win ties against the VV ops they replace.
 
 Horizontal reductions stream their source a register at a time: see ``reduction_price``. A
-transpose done as one shuffle (or left to code generation) costs each output register once
-per source row it gathers from.
+transpose done as one shuffle costs each output register one two-input shuffle per source
+row it gathers from beyond the first; a shuffle that moves values across the lanes a
+target's shuffles stay within (``shuffle_lane_bits``, x86 AVX: 128 bits) costs a lane
+permute per source register and a blend (``shuffle_price``).
 
 Lowering strategies cost what they expand to, under the same model (``expansions.py``), with
 a few pseudo-ops that only a profile can state: ``LIVE`` (accumulators a row block keeps live:
@@ -48,6 +50,7 @@ from eqsat.cost import FREE
 from eqsat.extract import Literal
 from eqsat.schema import by_constructor
 from eqsat.strategies import STRATEGIES
+from eqsat.strategies_transpose import stage_masks
 from eqsat.targets.expansions import (
     EMITTED_TRANSPOSE,
     FOLD,
@@ -184,6 +187,8 @@ class TargetCost:
         """Own cost of ``op`` over ``lanes`` lanes of ``elem``; ``width`` (default: lanes) is
         the widest value it touches (for the HWV test); ``rank`` the most dims of a vector it touches (for the HWV test at ``--emit hwv``); ``gather`` the
         source rows each output register of a transpose reads."""
+        if op == "vector.shuffle" and isinstance(width, tuple):  # a piece with its mask
+            return self.shuffle_price(width, lanes, elem)
         native = self.native(elem)
         registers = max(1, -(-lanes // native))
         if op == LIVE:  # each register beyond the target's accumulators spills: store + load
@@ -204,11 +209,12 @@ class TargetCost:
         if op == EMITTED_TRANSPOSE:
             gathered = self.price(GATHER, lanes, elem, width)
             return min([gathered] + self._staged_prices(lanes, width or 1, elem))
-        sources = 1  # source registers each output register draws on (a gather of lanes)
-        if op == GATHER:
-            op, sources, width = "vector.shuffle", min(native, max(1, width or 1)), lanes
-        elif op == "vector.transpose" and gather:
-            sources = min(native, gather)
+        sources = 1  # shuffles per output register
+        if op == GATHER:  # each output register merges its source registers two at a time
+            rows = min(native, max(1, width or 1))  # source registers it draws on
+            op, sources, width = "vector.shuffle", max(1, rows - 1), lanes
+        elif op == "vector.transpose" and gather:  # left to code generation: a gather
+            sources = max(1, min(native, gather) - 1)
         per = self.per_register(op, elem)
         if per == math.inf:
             return math.inf
@@ -216,6 +222,28 @@ class TargetCost:
         if lanes > native and lanes % native:  # the ragged last register needs a shuffle
             cost += self.per_register("vector.shuffle", elem)
         if self.hwv and not self.has_hwv_form(op, width or lanes, elem, rank):
+            cost *= HWV_GAP
+        return cost
+
+    def shuffle_price(self, mask: tuple[int, ...], in_lanes: int, elem: str | None) -> float:
+        """A shuffle of two ``in_lanes``-lane vectors by ``mask``, per output register: one
+        shuffle, unless the target's shuffles stay within lanes (``shuffle_lane_bits``) and the
+        register's values cross them without moving whole lanes: then a lane permute of each
+        source register it reads and a blend (LLVM's X86 lowering: vpermpd/vpermps, vblendpd)."""
+        native = self.native(elem)
+        per = self.per_register("vector.shuffle", elem)
+        span = self.target.shuffle_lane_bits // BITS.get(elem or "", 32) if elem else 0
+        cost = 0.0
+        for r in range(0, len(mask), native):
+            chunk = mask[r : r + native]
+            if 0 < span < native and _crosses_lanes(chunk, in_lanes, native, span):
+                sources = {(m // in_lanes, m % in_lanes // native) for m in chunk if m >= 0}
+                cost += (len(sources) + 1) * per
+            else:
+                cost += per
+        if len(mask) > native and len(mask) % native:  # the ragged last register
+            cost += per
+        if self.hwv and not self.has_hwv_form("vector.shuffle", len(mask), elem):
             cost *= HWV_GAP
         return cost
 
@@ -229,7 +257,9 @@ class TargetCost:
             if rows % b or cols % b:
                 continue
             blocks = lanes // (b * b)
-            cost = blocks * b * (b.bit_length() - 1) * self.price("vector.shuffle", b, elem)
+            masks = stage_masks(b)
+            names = ["lo32", "hi32", "lo64", "hi64"] + ["lo", "hi"] * (b.bit_length() - 3)
+            cost = blocks * sum(b // 2 * self.shuffle_price(tuple(masks[n]), b, elem) for n in names)
             if blocks > 1:
                 cost += 2 * blocks * b * self.price(REGROUP, b, elem)
             out.append(cost)
@@ -286,6 +316,8 @@ class TargetCost:
             lanes = math.prod(literals[:3])  # type: ignore[arg-type]  # rows x inner x columns
         elif op == "vector.outerproduct" and shapes[0] is not None:
             lanes = shapes[0][0]
+        elif op == "vector.shuffle" and _is_mask(literals[0]) and len(shapes) > 1 and shapes[1]:
+            return self.shuffle_price(tuple(literals[0]), shapes[1][0], elem)  # type: ignore[arg-type]
         elif op == "vector.transpose" and res is not None and _is_vt(res):
             perm = tuple(literals[0])  # type: ignore[arg-type]
             moves_rows = bool(perm) and perm[-1] != len(perm) - 1
@@ -364,6 +396,27 @@ class TargetCost:
         if op in ("TileOf", "TileAt"):  # a slice; its source is paid by the enclosing Tiled
             return 0.0
         return self.own(op, literals) + sum(child_costs)
+
+
+def _is_mask(x: Any) -> bool:
+    return isinstance(x, tuple) and bool(x) and all(isinstance(m, int) for m in x)
+
+
+def _crosses_lanes(chunk: tuple[int, ...], in_lanes: int, native: int, span: int) -> bool:
+    """Whether one output register of a shuffle (``chunk``: its mask entries, -1 undefined)
+    moves a value across the ``span``-element lanes of its registers, other than as a whole
+    lane in order (vperm2f128, vinsertf128: one instruction)."""
+    for g in range(0, len(chunk), span):
+        part = chunk[g : g + span]
+        lane = g // span
+        if all(m < 0 or (m % in_lanes) % native // span == lane for m in part):
+            continue  # within its own lane
+        first = next((m - i for i, m in enumerate(part) if m >= 0), None)
+        whole = first is not None and first % span == 0
+        if whole and all(m < 0 or m == first + i for i, m in enumerate(part)):
+            continue  # a whole lane of a source, in order
+        return True
+    return False
 
 
 def _is_vt(t: Any) -> bool:

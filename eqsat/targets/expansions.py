@@ -13,10 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from eqsat.strategies_transpose import stage_masks
 from eqsat.strategy_kit import FLOAT_KIND_OPS, INT_KIND_OPS
 from eqsat.targets.widths import contract_space, node_types, type_lanes
 
-type Piece = tuple[str, int, str | None, int | None, float]
+# ``(op, lanes, element type, width, count)``; for a "vector.shuffle" piece ``width`` may be its
+# mask instead (two sources of ``lanes`` lanes), priced by what the mask moves.
+type Piece = tuple[str, int, str | None, int | tuple[int, ...] | None, float]
 
 # A pseudo-op piece: ``lanes`` kept live as accumulators across a reduction, ``n`` times. The
 # target prices the registers beyond its ``accumulators`` as spills (see costmodel).
@@ -27,7 +30,7 @@ LIVE = "live-accumulators"
 HELD = "held-operands"
 # A pseudo-op piece: a one-shuffle permutation of ``lanes`` lanes in which consecutive output
 # lanes come from ``width`` different source rows (a transpose): each output register gathers
-# from up to that many source registers, one shuffle each (see costmodel).
+# from up to that many source registers, merged two at a time (see costmodel).
 GATHER = "gather-shuffle"
 # A pseudo-op piece: a transpose a strategy's expansion emits (``width``: the rows gathered
 # into each output row). The next round of extraction lowers it on its own, so the model
@@ -61,7 +64,9 @@ class Shape:
         t = self.operands[i] if i < len(self.operands) else None
         return tuple(t[1]) if isinstance(t, tuple) and len(t) == 3 else None
 
-    def piece(self, op: str, lanes: int, n: float = 1, width: int | None = None) -> Piece:
+    def piece(
+        self, op: str, lanes: int, n: float = 1, width: int | tuple[int, ...] | None = None
+    ) -> Piece:
         return (op, lanes, self.elem, width, n)
 
 
@@ -90,7 +95,11 @@ def _transpose_shuffle(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
 
 
 def _transpose_elementwise(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
-    return [s.piece("vector.extract", 1, s.lanes), s.piece("vector.insert", 1, s.lanes)]
+    # The expander's chain of one-lane extracts and inserts is a permutation of the source's
+    # lanes: LLVM's InstCombine folds such a chain into one shufflevector (tests/test_costmodel.py
+    # checks the O3 code has no lane-by-lane moves left), so it costs what the one-shuffle
+    # transpose costs.
+    return _transpose_shuffle(lits, s)
 
 
 def _transpose_flat(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
@@ -105,9 +114,14 @@ def _staged(block: int) -> Profile:
         rows, cols = (s.shape + (block, block))[:2] if len(s.shape) == 2 else (block, block)
         out = [
             s.piece("vector.extract", cols, rows),  # result rows: rows of the source's width
-            s.piece("vector.shuffle", block, block * stages * blocks),
             s.piece("vector.insert", rows, cols),
         ]
+        # each stage: half its B shuffles take the "lo" mask, half the "hi" one (priced by
+        # their masks: a target whose shuffles stay within lanes pays for crossing them)
+        masks = stage_masks(block)
+        names = ["lo32", "hi32", "lo64", "hi64"] + ["lo", "hi"] * (stages - 2)
+        for name in names:
+            out.append(s.piece("vector.shuffle", block, block // 2 * blocks, tuple(masks[name])))
         if blocks > 1:  # 1-D pieces of rows in and out
             out += [  # pieces of source rows out, result rows joined from pieces
                 s.piece(REGROUP, block, block * blocks),

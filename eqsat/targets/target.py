@@ -21,7 +21,10 @@ from eqsat.targets.widths import ELEMENT_TYPES
 # first is LLVM's default on x86 (GenericScheduler schedules bottom-up unless told otherwise).
 SCHEDULES = ("bottomup", "topdown", "bidirectional")
 _REQUIRED = {"triple": str, "cpu": str, "features": str, "vector_bits": int, "registers": int}
-_OPTIONAL = ("description", "requires", "accumulators", "legalize", "schedule", "max_registers")
+_OPTIONAL = (
+    "description", "requires", "accumulators", "legalize", "schedule", "shuffle_lane_bits",
+    "max_registers",  # last: refused with its own message (below)
+)
 SECTIONS = ("target", "width", "cost")
 
 
@@ -65,6 +68,9 @@ class Target:
     # (``-misched-prera-direction``): "bottomup" (LLVM's default), "topdown" (keeps closer to
     # the order the expansions emit) or "bidirectional".
     schedule: str = SCHEDULES[0]
+    # Bits of the lanes a one-instruction shuffle stays within (x86 AVX/AVX-512: 128; 0: the
+    # whole register): a shuffle moving values across them costs more (see costmodel).
+    shuffle_lane_bits: int = 0
 
     def lanes(self, elem: str) -> int | None:
         """Native lanes for an element type name (``f32``), or None when the target has none."""
@@ -226,6 +232,12 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
             _line_of(text, "schedule", "target"),
             f"'schedule' must be one of {', '.join(SCHEDULES)}, got {schedule!r}",
         )
+    lane_bits = head.get("shuffle_lane_bits", 0)
+    if not isinstance(lane_bits, int) or isinstance(lane_bits, bool) or lane_bits < 0:
+        raise TargetError(
+            path, _line_of(text, "shuffle_lane_bits", "target"),
+            "'shuffle_lane_bits' must be a number of bits >= 0 (0: the whole register)",
+        )
     return Target(
         name=name,
         path=path,
@@ -242,6 +254,7 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
         accumulators=accumulators,
         legalize=tuple(legalize),
         schedule=schedule,
+        shuffle_lane_bits=lane_bits,
     )
 
 

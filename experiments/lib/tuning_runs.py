@@ -268,16 +268,17 @@ def kernel_names() -> list[str]:
 
 
 def alternatives(name: str) -> list[str]:
-    """``eqsat`` and ``<op>=<strategy>`` for every MLIR strategy of every lowered op the kernel
-    holds (``eqsat.forced_strategies.FAMILIES``)."""
-    from eqsat.forced_strategies import FAMILIES
+    """``eqsat`` and ``<op>=<strategy>`` for every MLIR strategy and every strategy of ours
+    that MLIR has no name for, of every lowered op the kernel holds
+    (``eqsat.forced_strategies``)."""
+    from eqsat.forced_strategies import FAMILIES, own_strategies
 
     module, _ = kernel_module(name)
     present = {op.name for op in module.walk()}
     out = ["eqsat"]
     for op, (_, names) in FAMILIES.items():
         if op in present:
-            out += [f"{op}={s}" for s in names]
+            out += [f"{op}={s}" for s in [*names, *own_strategies(op)]]
     return out
 
 
