@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from eqsat.bench import mlir_baseline, run
-from eqsat.bench.command import report_json
+from eqsat.bench.command import format_report, report_json
 from eqsat.bench.harness import BenchError, Compiled, compare, make_inputs, signature
 from eqsat.cli import main
 from eqsat.targets import load_target
@@ -247,7 +247,7 @@ def test_report_json_keys_without_timing() -> None:
     assert report_json(report) == [{"variant": "mlir-default", "ns_per_call": None,
                                     "equal": None, "exact": None, "spread": None, "compile_ms": None,
                                     "target": "avx2", "group": "", "same_as": None,
-                                    "note": "MLIR cannot lower: x"}]  # fmt: skip
+                                    "note": "MLIR cannot lower: x", "fp_contract": False}]  # fmt: skip
 
 
 def test_cli_missing_mlir_tools_is_a_clean_error(
@@ -502,3 +502,21 @@ def test_eqsat_reassoc_row_reassociates_reductions_without_fast_math_rules() -> 
     strict = run.eqsat_llvm_ir(parse(text), target, "", "nested")
     reassoc = run.eqsat_llvm_ir(parse(text), target, "+reassoc", "nested")
     assert strict != reassoc and "reassoc" in reassoc and "reassoc" not in strict
+
+
+@needs_mlir
+def test_fp_contract_mode_makes_mlirs_outerproduct_the_bit_exact_rival() -> None:
+    """In fp-contract mode eqsat's row and MLIR's outerproduct lowering compute the fused
+    contraction's bits (the interpreter's in that mode); MLIR's default (dot) rounds each
+    product: right, not bit-exact. Without the mode the outerproduct lowering is not
+    bit-exact either."""
+    target = load_target(_host_target())
+    text = (KERNELS / "matmul_8x8x8.mlir").read_text()
+    only = ["mlir-default", "mlir-contract-outerproduct"]
+    for fused in (True, False):
+        report = run.bench(text, "mm.mlir", "matmul_8x8x8", target, repeats=1, placements=1,
+                           sample_seconds=0.001, only=only, fp_contract=fused)  # fmt: skip
+        eq, dot, outer = (report.row(n) for n in ("eqsat", *only))
+        assert report.fp_contract is fused and eq.exact and outer.equal and dot.equal
+        assert outer.exact is fused and not dot.exact, report.rows
+        assert ("fp-contract mode" in format_report(report)) is fused

@@ -177,8 +177,9 @@ def test_cli_run_takes_the_mode_and_rejects_a_value(tmp_path, capsys) -> None:
 @pytest.mark.parametrize("strategy, out", [("outerproduct", FUSED_OUT), ("dot", ROUNDED_OUT),
                                            ("parallelarith", ROUNDED_OUT)])  # fmt: skip
 def test_mlir_outerproduct_lowering_computes_the_fused_mode(tmp_path, strategy, out) -> None:
-    """MLIR 22's outerproduct strategy computes the fused mode's bits, dot and parallelarith
-    the default mode's."""
+    """MLIR 22's outerproduct strategy computes the fused mode's bits; dot and parallelarith
+    round each product (here the default mode's bits; on other data dot adds the accumulator
+    after the products' sum, which the default mode does not)."""
     lowered = subprocess.run(
         [mlir_tools.find_tool("mlir-opt", 22), *mlir_tools._pipeline_22(strategy)],
         input=HAND, capture_output=True, text=True, check=True,

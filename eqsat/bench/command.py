@@ -23,6 +23,9 @@ def format_report(report: Report) -> str:
         f"median of {report.repeats} interleaved samples per placement, ns per call in thread "
         "CPU time of a JIT-compiled call loop; spread: min-max of the placements' medians",
     ]
+    if report.fp_contract:
+        lines.append("fp-contract mode: float vector.contract<add> fuses each multiply-add, in "
+                     "order (eqsat's rows; MLIR's outerproduct lowering computes the same bits)")
     lines.append(f"equal: results compared with {report.reference}")
     if any(r.reassoc for r in report.rows) and report.row("eqsat+reassoc") is None:
         lines.append(f"ratios of +reassoc rows are to {base.variant if base else '-'} "
@@ -103,7 +106,8 @@ def report_json(report: Report) -> list[dict[str, Any]]:
     ``equal`` (null for a variant MLIR cannot lower or that crashed), ``exact`` (bit for bit
     the reference's results), ``spread`` ([min, max]
     of the placements' medians), ``compile_ms``, ``target``, ``group``, ``same_as`` (the
-    variant with identical LLVM IR whose figures these are), ``note``."""
+    variant with identical LLVM IR whose figures these are), ``note``, ``fp_contract`` (the
+    benchmark's mode: true when eqsat and the reference fuse contractions)."""
     return [
         {
             "variant": r.variant,
@@ -116,6 +120,7 @@ def report_json(report: Report) -> list[dict[str, Any]]:
             "group": r.group,
             "same_as": r.same_as,
             "note": r.note,
+            "fp_contract": report.fp_contract,
         }
         for r in report.rows
     ]
@@ -183,6 +188,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             space=args.space,
             extra=extra,
             written=written,
+            fp_contract=args.fp_contract,
         )
     except ToolMissing as e:
         print(f"eqsat: error: {e}", file=sys.stderr)
@@ -260,6 +266,13 @@ def add_bench_command(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="also time every variant with LLVM's fast-math flags on all float ops, eqsat "
         "with its fast-math rewrites (eqsat+fast-math, mlir-*+fast-math)",
+    )
+    p.add_argument(
+        "--fp-contract",
+        action="store_true",
+        help="fp-contract mode: the kernel's float vector.contract<add> fuses each multiply-add "
+        "(eqsat optimizes and compiles in it; results are checked against the interpreter in "
+        "it, so MLIR's outerproduct lowering is bit-exact)",
     )
     p.add_argument(
         "--placements", type=positive, default=3,

@@ -98,6 +98,9 @@ class Report:
     # ns per call of an empty function with the same signature in the same loop (the ABI's
     # share of every row: memref descriptors are 5 + 2 x rank words each)
     call_ns: float | None = None
+    # fp-contract mode: eqsat's float contractions fuse each multiply-add, and the reference
+    # interpreter runs in that mode (MLIR's outerproduct lowering then computes its bits)
+    fp_contract: bool = False
 
     def row(self, variant: str) -> Row | None:
         return next((r for r in self.rows if r.variant == variant), None)
@@ -156,31 +159,38 @@ def cpu_clock_ghz() -> tuple[float, str] | None:
     return None
 
 
-def eqsat_llvm_ir(module: Module, target: Target, group: str, layout: str) -> str:
+def eqsat_llvm_ir(
+    module: Module, target: Target, group: str, layout: str, fp_contract: bool = False
+) -> str:
     """Our variant: optimize for the target (its cost model, widths and legalize rules; float
     reductions priced as trees in both other groups, the fast-math rewrites only in the
     ``+fast-math`` group), then emit LLVM IR with ``eqsat.codegen`` (float reductions
-    reassociated in both other groups)."""
+    reassociated in both other groups); ``fp_contract``: both in fp-contract mode."""
     from eqsat.codegen import emit_llvm_ir
     from eqsat.optimize import optimize_module
 
     fast = group == "+fast-math"
     # +reassoc: float reductions priced as trees (the cost model's reassoc), no fast-math rules
     cost = target.cost_model(emit="hwv", reassoc=True) if group == "+reassoc" else None
-    result = optimize_module(module, target=target, emit="hwv", fast_math=fast, cost=cost)
-    return emit_llvm_ir(result.module, target, layout=layout, reassoc=group != "")
+    result = optimize_module(module, target=target, emit="hwv", fast_math=fast, cost=cost,
+                             fp_contract=fp_contract)  # fmt: skip
+    return emit_llvm_ir(result.module, target, layout=layout, reassoc=group != "",
+                        fp_contract=fp_contract)  # fmt: skip
 
 
 def _outputs(sig: Signature, bufs: Sequence[Any], result: Any) -> list[Any]:
     return [b for b in bufs if isinstance(b, np.ndarray)] + ([result] if sig.result else [])
 
 
-def interpret(module: Module, sig: Signature, inputs: Sequence[Any]) -> list[Any]:
-    """The reference interpreter's outputs on fresh copies of ``inputs``."""
+def interpret(
+    module: Module, sig: Signature, inputs: Sequence[Any], fp_contract: bool = False
+) -> list[Any]:
+    """The reference interpreter's outputs on fresh copies of ``inputs`` (in fp-contract mode
+    when ``fp_contract``)."""
     from eqsat.interpret import Interpreter
 
     bufs = copy_inputs(inputs)
-    result = Interpreter(module).call(sig.entry, *bufs)
+    result = Interpreter(module, fp_contract=fp_contract).call(sig.entry, *bufs)
     return _outputs(sig, bufs, result)
 
 
@@ -191,12 +201,15 @@ def groups_for(reassoc: bool, fast_math: bool) -> tuple[str, ...]:
 def default_variants(
     text: str, module: Module, target: Target, groups: Sequence[str], baseline: str | None,
     layout: str = "nested", only: Sequence[str] | None = None, space: str = "full",
+    fp_contract: bool = False,
 ) -> list[Variant]:  # fmt: skip
-    """eqsat's row of each group, then (``baseline="mlir"``) MLIR's variants of each group:
-    its whole strategy space (``space="full"``) or each strategy alone (``"single"``)."""
+    """eqsat's row of each group (in fp-contract mode when ``fp_contract``), then
+    (``baseline="mlir"``) MLIR's variants of each group: its whole strategy space
+    (``space="full"``) or each strategy alone (``"single"``)."""
     from eqsat.bench.mlir_baseline import single_variants, strategy_variants
 
-    out = [Variant(f"eqsat{g}", lambda g=g: eqsat_llvm_ir(module, target, g, layout), g)
+    out = [Variant(f"eqsat{g}",
+                   lambda g=g: eqsat_llvm_ir(module, target, g, layout, fp_contract), g)
            for g in groups]  # fmt: skip
     if baseline == "mlir":
         for g in groups:
@@ -388,23 +401,29 @@ def bench(
     extra: Sequence[Variant] = (),
     space: str = "full",
     written: dict[str, SourceLoc] | None = None,
+    fp_contract: bool = False,
 ) -> Report:
     """Compile, check and time every variant of ``@entry`` (see the module docstring).
     ``only`` restricts the MLIR variants by name (tests); ``extra`` adds rows; ``written``:
-    the scalars taken from the file's ``// ARGS:`` line, and where (``make_inputs``)."""
+    the scalars taken from the file's ``// ARGS:`` line, and where (``make_inputs``).
+    ``fp_contract``: the program's float contractions fuse each multiply-add (fp-contract
+    mode): eqsat's rows are optimized and compiled in it and the reference interpreter runs in
+    it, so the MLIR lowerings that compute those bits (outerproduct) are the bit-exact ones."""
     t_parse = time.perf_counter()
     module = parse(text, file)
     parse_s = time.perf_counter() - t_parse
     sig = signature(module, entry)
     inputs = make_inputs(sig, scalars or {}, seed, written)
     report = Report(file, entry, target, repeats, flops=contraction_flops(module, entry),
-                    placements=placements, options=LlvmOptions.of(target))  # fmt: skip
+                    placements=placements, options=LlvmOptions.of(target),
+                    fp_contract=fp_contract)  # fmt: skip
     if baseline == "mlir":
         require_tools()
     groups = groups_for(reassoc, fast_math)
-    variants = default_variants(text, module, target, groups, baseline, layout, only, space)
+    variants = default_variants(text, module, target, groups, baseline, layout, only, space,
+                                fp_contract)  # fmt: skip
     variants += list(extra)
-    oracle = interpret(module, sig, inputs)
+    oracle = interpret(module, sig, inputs, fp_contract)
     screened: list[Row] = []
     if baseline == "mlir" and space == "full" and only is None:
         variants, screened = _screen(text, variants, sig, inputs, target, oracle, groups,
@@ -413,9 +432,11 @@ def bench(
                                      placements, empty=bool(report.flops))  # fmt: skip
     report.rows = rows + screened
     report.call_ns = call_ns
-    report.reference = "eqsat's reference interpreter"
+    mode = " in fp-contract mode" if fp_contract else ""
+    report.reference = f"eqsat's reference interpreter{mode}"
     if "eqsat" in outputs:
-        report.reference = "eqsat's compiled code of the group (eqsat rows: the interpreter)"
+        report.reference = (f"eqsat's compiled code of the group (eqsat rows: the "
+                            f"interpreter{mode})")  # fmt: skip
     firsts = {r.variant: r for r in rows}
     for row in report.rows:
         if row.variant.startswith("eqsat") and row.compile_s is not None:

@@ -1,4 +1,5 @@
-"""A GEMM without the slow rows: ``python experiments/kernels_e2e/quick_gemm.py N``.
+"""A GEMM without the slow rows: ``python experiments/kernels_e2e/quick_gemm.py N
+[--fp-contract]``.
 
 For sizes where ``run.py`` is too slow on a loaded machine (its interpreter oracle and MLIR's
 default lowering of a 256^3 GEMM take many minutes there): times ``gemm_N.mlir`` with the
@@ -8,6 +9,11 @@ and parallelarith strategies on the file after eqsat's hoisting pass; checks eve
 against a float64 ``C + A @ B`` instead of the interpreter (relative error reported); and
 times numpy with one OpenBLAS thread (``eqsat.bench.numpy_baseline``). Writes
 ``experiments/results/kernels_e2e_gemm_N_quick.json`` with provenance.
+
+``--fp-contract``: eqsat optimizes and compiles in fp-contract mode (the contraction fuses each
+multiply-add, MLIR's outerproduct bits); each row also says whether its output is bit for bit
+eqsat's (whose code computes the interpreter's bits in that mode: tests/test_fp_contract.py).
+Writes ``kernels_e2e_gemm_N_quick_fp_contract.json``.
 """
 
 from __future__ import annotations
@@ -37,10 +43,13 @@ MLIR_ROWS = ("mlir-contract-outerproduct", "mlir-contract-llvmintr", "mlir-contr
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1 or not args[0].isdigit():
-        print("usage: quick_gemm.py N   (a gemm_N.mlir of experiments/kernels_e2e)", file=sys.stderr)
+    fused = "--fp-contract" in args
+    rest = [a for a in args if a != "--fp-contract"]
+    if len(rest) != 1 or not rest[0].isdigit():
+        print("usage: quick_gemm.py N [--fp-contract]   (a gemm_N.mlir of "
+              "experiments/kernels_e2e)", file=sys.stderr)  # fmt: skip
         return 2
-    n = int(args[0])
+    n = int(rest[0])
     path = Path(__file__).parent / f"gemm_{n}.mlir"
     if not path.exists():
         print(f"quick_gemm.py: error: no {path.name} (gen_kernels.py writes them)", file=sys.stderr)
@@ -51,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     module = parse(text, str(path))
     sig = signature(module, "gemm")
     inputs = make_inputs(sig, {}, 0)
-    variants = default_variants(text, module, target, ("",), None)
+    variants = default_variants(text, module, target, ("",), None, fp_contract=fused)
     hoisted_text = print_module(hoisted(module))
     variants += [mlir_variant(hoisted_text, v, "") for v in single_variants("")
                  if v.name in MLIR_ROWS]  # fmt: skip
@@ -63,24 +72,29 @@ def main(argv: list[str] | None = None) -> int:
     peak = FMA_UNITS * 8 * 2 * clock[0] if clock else None
     npt = time_numpy("gemm", {"m": n, "n": n, "k": n}, repeats=7)
     table = []
+    ours = outputs.get("eqsat")
     for r in rows:
         out = outputs.get(r.variant)
         err = float(np.max(np.abs(out[-1] - ref)) / np.max(np.abs(ref))) if out else None
+        same = (bool(np.array_equal(out[-1].view(np.uint32), ours[-1].view(np.uint32)))
+                if out and ours else None)  # fmt: skip
         table.append({
             "variant": r.variant + ("" if r.variant == "eqsat" else " (hoisted input)"),
             "ns": r.ns_per_call, "spread": list(r.spread) if r.spread else None,
-            "max_rel_err_vs_f64": err, "note": r.note,
+            "max_rel_err_vs_f64": err, "bits_equal_eqsat": same, "note": r.note,
             "share_of_fma_peak": flops / r.ns_per_call / peak if peak and r.ns_per_call else None,
         })  # fmt: skip
     mine = table[0]["ns"]
     res = {
-        "provenance": prov, "n": n, "flops": flops, "clock": clock, "peak_gflops": peak,
+        "provenance": prov, "n": n, "fp_contract": fused, "flops": flops, "clock": clock,
+        "peak_gflops": peak,
         "rows": table,
         "numpy_ns": npt.ns, "numpy_min_ns": npt.min_ns, "numpy_max_ns": npt.max_ns,
         "numpy_core": npt.core, "openblas": npt.openblas,
         "eqsat_over_numpy": mine / npt.ns if mine else None,
     }  # fmt: skip
-    out_path = ROOT / "experiments" / "results" / f"kernels_e2e_gemm_{n}_quick.json"
+    suffix = "_fp_contract" if fused else ""
+    out_path = ROOT / "experiments" / "results" / f"kernels_e2e_gemm_{n}_quick{suffix}.json"
     out_path.write_text(json.dumps(res, indent=1) + "\n")
     print(json.dumps({k: v for k, v in res.items() if k != "provenance"}, indent=1))
     return 0

@@ -6,7 +6,10 @@ the same file (its default and each forced contraction strategy, reassociation o
 same MLIR pipelines once more on the file after eqsat's hoisting pass (``eqsat.hoist``), so that
 MLIR's best is not held back by a loop-level step it would take in a real pipeline; and numpy
 (one OpenBLAS thread, ``eqsat.bench.numpy_baseline``) on inputs of the same shapes. Writes
-``experiments/results/kernels_e2e.md`` and ``.json`` with provenance.
+``experiments/results/kernels_e2e.md`` and ``.json`` with provenance. ``--fp-contract`` runs
+the benchmark in fp-contract mode (the contractions fuse each multiply-add; eqsat and the
+reference interpreter in that mode, MLIR's outerproduct lowering then bit-exact) and writes
+``kernels_e2e_fp_contract.md`` / ``.json``.
 """
 
 from __future__ import annotations
@@ -78,15 +81,18 @@ def _rows(report: Report, suffix: str = "") -> list[dict]:
     ]
 
 
-def run_kernel(k: Kernel, target_name: str, repeats: int, sample_ms: float) -> dict:
+def run_kernel(
+    k: Kernel, target_name: str, repeats: int, sample_ms: float, fp_contract: bool = False
+) -> dict:
     target = load_target(target_name)
     text = (HERE / k.file).read_text()
     mine = bench(text, k.file, k.entry, target, baseline="mlir", repeats=repeats,
-                 sample_seconds=sample_ms / 1000, only=MLIR_ONLY, space="single")
+                 sample_seconds=sample_ms / 1000, only=MLIR_ONLY, space="single",
+                 fp_contract=fp_contract)  # fmt: skip
     hoisted_text = print_module(hoisted(parse(text, k.file)))
     theirs = bench(hoisted_text, k.file + " (hoisted)", k.entry, target, baseline="mlir",
                    repeats=repeats, sample_seconds=sample_ms / 1000, only=MLIR_ONLY,
-                   space="single")
+                   space="single", fp_contract=fp_contract)  # fmt: skip
     clock = cpu_clock_ghz()
     rows = _rows(mine) + [r for r in _rows(theirs, " (hoisted input)")
                           if r["variant"].startswith("mlir")]
@@ -100,6 +106,7 @@ def run_kernel(k: Kernel, target_name: str, repeats: int, sample_ms: float) -> d
     peak = FMA_UNITS * lanes * 2 * clock[0] if clock and lanes else None
     return {
         "kernel": k.file,
+        "fp_contract": fp_contract,
         "flops": k.flops,
         "clock_ghz": clock[0] if clock else None,
         "clock_source": clock[1] if clock else None,
@@ -110,28 +117,37 @@ def run_kernel(k: Kernel, target_name: str, repeats: int, sample_ms: float) -> d
     }
 
 
-def _best_mlir(rows: list[dict]) -> dict | None:
+def _best_mlir(rows: list[dict], exact: bool = False) -> dict | None:
+    """MLIR's fastest right row (``exact``: bit for bit the reference's, ``equal`` "yes")."""
     timed = [r for r in rows if r["variant"].startswith("mlir") and r["ns"] and r["equal"]
-             and not r["equal"].startswith("NO")]
+             and not r["equal"].startswith("NO") and (not exact or r["equal"] == "yes")]
     return min(timed, key=lambda r: r["ns"]) if timed else None
+
+
+def _us_of(best: dict | None, mine: float) -> str:
+    if best is None:
+        return "- | -"
+    return f"{best['ns'] / 1e3:.1f} ({best['variant']}) | {mine / best['ns']:.2f}x"
 
 
 def table(results: list[dict]) -> str:
     head = ("| kernel | eqsat us | eqsat GFLOP/s | share of FMA peak | MLIR default us | "
-            "best MLIR us (variant) | eqsat / best MLIR | numpy us | eqsat / numpy |")
+            "best MLIR us (variant) | eqsat / best MLIR | best bit-exact MLIR us (variant) | "
+            "eqsat / best bit-exact | numpy us | eqsat / numpy |")
     out = [head, "|---" * (head.count("|") - 1) + "|"]
     for res in results:
         rows = {r["variant"]: r for r in res["rows"]}
         mine = rows["eqsat"]["ns"]
         default = rows.get("mlir-default", {}).get("ns")
         best = _best_mlir(res["rows"])
+        exact = _best_mlir(res["rows"], exact=True)
         gf = res["flops"] / mine if mine and res["flops"] else None
         share = f"{gf / res['peak_gflops']:.0%}" if gf and res["peak_gflops"] else "-"
         npt = res["numpy"]["ns"] if res["numpy"] else None
         out.append(
             f"| {res['kernel']} | {mine / 1e3:.1f} | {f'{gf:.1f}' if gf else '-'} | {share} | "
             f"{default / 1e3 if default else float('nan'):.1f} | "
-            f"{best['ns'] / 1e3:.1f} ({best['variant']}) | {mine / best['ns']:.2f}x | "
+            f"{_us_of(best, mine)} | {_us_of(exact, mine)} | "
             f"{npt / 1e3 if npt else float('nan'):.1f} | "
             f"{mine / npt if npt else float('nan'):.2f}x |"
         )
@@ -147,8 +163,11 @@ def write_results(
         json.dumps({"provenance": prov, "target": target, "note": note, "results": results}, indent=1)
         + "\n"
     )
+    fused = any(r.get("fp_contract") for r in results)
+    mode = (", fp-contract mode (float contractions fuse each multiply-add, in order; eqsat and "
+            "the reference interpreter in that mode)") if fused else ""
     md = [
-        f"# Whole kernels, {target}, reassociation off",
+        f"# Whole kernels, {target}, reassociation off{mode}",
         "",
         provenance.markdown_header(prov),
         note,
@@ -188,8 +207,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--target", default="avx2")
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--sample-ms", type=float, default=20.0)
-    ap.add_argument("--out", default=str(RESULTS / "kernels_e2e"))
+    ap.add_argument("--out", default=None,
+                    help="results path without suffix (default: experiments/results/"
+                    "kernels_e2e, kernels_e2e_fp_contract with --fp-contract)")
+    ap.add_argument("--fp-contract", action="store_true",
+                    help="fp-contract mode: the contractions fuse each multiply-add")
     args = ap.parse_args(argv)
+    out = args.out or str(RESULTS / ("kernels_e2e_fp_contract" if args.fp_contract
+                                     else "kernels_e2e"))  # fmt: skip
     unknown = [k for k in args.kernels if k not in KERNELS]
     if unknown:
         print(f"run.py: error: unknown kernel(s) {unknown} (known: {', '.join(KERNELS)})",
@@ -198,10 +223,11 @@ def main(argv: list[str] | None = None) -> int:
     prov = provenance.record(sys.argv if argv is None else ["run.py", *argv])
     results = []
     for name in args.kernels:
-        res = run_kernel(KERNELS[name], args.target, args.repeats, args.sample_ms)
+        res = run_kernel(KERNELS[name], args.target, args.repeats, args.sample_ms,
+                         args.fp_contract)  # fmt: skip
         results.append(res)
         print(json.dumps(res), flush=True)
-    write_results(Path(args.out), prov, args.target, args.repeats, args.sample_ms, results)
+    write_results(Path(out), prov, args.target, args.repeats, args.sample_ms, results)
     return 0
 
 
