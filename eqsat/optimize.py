@@ -20,6 +20,7 @@ from eqsat.egraph import EGraph
 from eqsat.encode import Encoder
 from eqsat.extract import Extraction, ExtractionError, Snapshot
 from eqsat.hoist import hoist_module
+from eqsat.unroll_loops import FACTOR, unroll_module
 from eqsat.rulefile import RuleFile, did_you_mean, load, phase_files
 from eqsat.saturate import Phase, SaturationReport, saturate
 from eqsat.schema import schema_text
@@ -246,6 +247,7 @@ def optimize_module(
     keep_rounds: bool = False,
     hoist: bool = True,
     fp_contract: bool = False,
+    unroll: int = FACTOR,
 ) -> OptimizeResult:
     """Optimize every function body of ``module``; returns a new, verified module.
 
@@ -270,7 +272,11 @@ def optimize_module(
 
     ``fp_contract``: the program's float contractions fuse each multiply-add (fp-contract
     mode, ``FP_CONTRACT``): only lowerings that compute those bits are explored; run or compile
-    the result in the same mode."""
+    the result in the same mode.
+
+    ``unroll`` (default 4; 0 or 1: off): the optimized program's innermost loops of constant
+    trip count are unrolled by that factor (``eqsat.unroll_loops``: the same ops in the same
+    order, after saturation so that the e-graph sees the short body)."""
     if isinstance(target, str):
         raise TypeError(
             f"optimize_module takes a Target object (eqsat.targets.load_target({target!r})); "
@@ -325,7 +331,19 @@ def optimize_module(
         kept = again if keep_rounds else replace(again, egraph=None, snapshot=None)
         result = replace(result, module=again.module, cost=again.cost, seconds=seconds,
                          later_rounds=result.later_rounds + (kept,))
+    if unroll > 1 and unroll_module(result.module, unroll):
+        verify_module(result.module)
     return result
+
+
+def loop_level(module: Module, unroll: int = FACTOR) -> Module:
+    """``module`` after the loop-level passes ``optimize_module`` runs on every program (its
+    hoisting, and its unrolling by ``unroll``), on a copy: what a rival pipeline is given to
+    compare like with like (``experiments/kernels_e2e``)."""
+    copy = parse(print_module(hoisted(module)), module.source)
+    if unroll > 1:
+        unroll_module(copy, unroll)
+    return copy
 
 
 def hoisted(module: Module) -> Module:

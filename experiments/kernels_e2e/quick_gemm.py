@@ -5,7 +5,8 @@ For sizes where ``run.py`` is too slow on a loaded machine (its interpreter orac
 default lowering of a 256^3 GEMM take many minutes there): times ``gemm_N.mlir`` with the
 benchmark's own machinery (``eqsat.bench.run.measure``: child processes, 2 placements, median
 of 5 samples of 20 ms of thread CPU time) for eqsat and for MLIR 22's outerproduct, llvmintr
-and parallelarith strategies on the file after eqsat's hoisting pass; checks every output
+and parallelarith strategies on the file after eqsat's loop passes (hoisting, unrolling the
+innermost loop by 4: ``eqsat.optimize.loop_level``; rows "hoisted input"); checks every output
 against a float64 ``C + A @ B`` instead of the interpreter (relative error reported); and
 times numpy with one OpenBLAS thread (``eqsat.bench.numpy_baseline``). Writes
 ``experiments/results/kernels_e2e_gemm_N_quick.json`` with provenance.
@@ -32,7 +33,7 @@ from eqsat.bench.harness import make_inputs, signature  # noqa: E402
 from eqsat.bench.mlir_baseline import single_variants  # noqa: E402
 from eqsat.bench.numpy_baseline import time_numpy  # noqa: E402
 from eqsat.bench.run import FMA_UNITS, cpu_clock_ghz, default_variants, measure, mlir_variant  # noqa: E402
-from eqsat.optimize import hoisted  # noqa: E402
+from eqsat.optimize import loop_level  # noqa: E402
 from eqsat.targets import load_target  # noqa: E402
 from experiments.lib import provenance  # noqa: E402
 from frontend import parse  # noqa: E402
@@ -61,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     sig = signature(module, "gemm")
     inputs = make_inputs(sig, {}, 0)
     variants = default_variants(text, module, target, ("",), None, fp_contract=fused)
-    hoisted_text = print_module(hoisted(module))
+    hoisted_text = print_module(loop_level(module))  # eqsat's hoisting and unrolling
     variants += [mlir_variant(hoisted_text, v, "") for v in single_variants("")
                  if v.name in MLIR_ROWS]  # fmt: skip
     rows, outputs, _ = measure(variants, sig, inputs, target, 5, 0.02, placements=2)
