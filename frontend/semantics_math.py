@@ -3,10 +3,13 @@
 Exact ops (abs, ceil, floor, round, sqrt, ...) run numpy's loop for the storage dtype: IEEE
 fixes their results. Transcendentals (exp, log, sin, cbrt, pow, ...) do not have fixed results,
 and numpy picks a SIMD implementation per host CPU whose last bits differ between hosts. So
-they run the C library's scalar function in double precision (``libm``, through ctypes; Python's
-``math`` where no libm is found), rounded once to the element type: the same bits on every host
-with the same C library, and within one ulp of MLIR's own lowering for f32 (compare
-transcendentals to MLIR with a tolerance of a few ulps).
+they run the C library's scalar function of the element's precision (``libm``, through ctypes;
+Python's ``math`` in double where no libm is found): ``exp`` for f64, ``expf`` for f32, and for
+f16 and bf16 ``expf`` on the value widened to f32, rounded back once. That is what LLVM makes of
+MLIR's lowering (``llvm.exp.v8f32`` becomes one ``expf`` call per lane, f16 is promoted to f32),
+so compiled code, the interpreter and MLIR's own code agree bit for bit on one host, and the
+same bits on every host with the same C library. (``expf`` is not always correctly rounded,
+glibc's is within 0.502 ulp; rounding ``exp`` in double would be, at twice the time per lane.)
 """
 
 from __future__ import annotations
@@ -95,13 +98,14 @@ def _libm() -> ctypes.CDLL | None:
 _LIBM = _libm()
 
 
-def _scalar(name: str, arity: int = 1) -> Callable[..., float]:
-    """libm's ``name`` as a Python function of doubles (C semantics: inf on overflow, NaN on a
-    domain error, no exceptions)."""
-    fn = getattr(_LIBM, name, None) if _LIBM is not None else None
+def _scalar(name: str, arity: int = 1, single: bool = False) -> Callable[..., float]:
+    """libm's ``name`` (``namef`` on floats if ``single``) as a Python function (C semantics:
+    inf on overflow, NaN on a domain error, no exceptions)."""
+    c_name, c_type = (name + "f", ctypes.c_float) if single else (name, ctypes.c_double)
+    fn = getattr(_LIBM, c_name, None) if _LIBM is not None else None
     if fn is not None:
-        fn.restype = ctypes.c_double
-        fn.argtypes = [ctypes.c_double] * arity
+        fn.restype = c_type
+        fn.argtypes = [c_type] * arity
         return fn
     py = getattr(math, {"exp2": "exp2", "pow": "pow"}.get(name, name))
 
@@ -131,13 +135,35 @@ def _widen(x: np.ndarray) -> np.ndarray:
     return w.reshape(np.shape(x))
 
 
-def _via_f64(name: str, arity: int = 1) -> Callable[..., Any]:
-    """libm's scalar ``name`` applied element-wise in double precision (rounded to the type
-    afterwards by ``_fcompute``): no host-dependent SIMD path."""
-    f = np.frompyfunc(_scalar(name, arity), arity, 1)
+def _signalling(x: np.ndarray) -> np.ndarray:
+    """Which lanes of f32 or f64 storage hold a signalling NaN (NaN with the quiet bit clear)."""
+    ut, quiet = (np.uint64, 1 << 51) if x.dtype == np.float64 else (np.uint32, 1 << 22)
+    bits = np.asarray(x).view(ut)
+    return np.isnan(x) & ((bits & ut(quiet)) == 0)
+
+
+def _via_libm(name: str, arity: int = 1) -> Callable[..., Any]:
+    """libm's scalar ``name`` of the element's precision, element-wise (rounded to the type
+    afterwards by ``_fcompute``): the double function on f64 storage, the float one on the
+    others, no host-dependent SIMD path.
+
+    NaN inputs: the compiled code passes f64, f32 and bf16 values to libm as they are, and
+    widens f16 with a conversion that quiets a signalling NaN. The unary functions return a
+    quiet NaN for any NaN; C's ``pow(1, y)`` and ``pow(x, 0)`` are 1 for a quiet NaN but NaN
+    for a signalling one, so signalling lanes of f64, f32 and bf16 give NaN here too (ctypes
+    would quiet them on the way in)."""
+    double = np.frompyfunc(_scalar(name, arity), arity, 1)
+    single = np.frompyfunc(_scalar(name, arity, single=True), arity, 1)
 
     def g(*xs: np.ndarray) -> np.ndarray:
-        return np.asarray(f(*(_widen(x) for x in xs)), dtype=np.float64)
+        wide = xs[0].dtype == np.float64
+        fn, dt = (double, np.float64) if wide else (single, np.float32)
+        r = np.asarray(fn(*(_widen(x) for x in xs)), dtype=dt)
+        if arity > 1 and xs[0].dtype in (np.float64, np.float32):  # f64, f32, bf16 storage
+            snan = np.logical_or.reduce([_signalling(x) for x in xs])
+            if np.any(snan):
+                r = np.where(snan, dt(np.nan), r)
+        return r
 
     return g
 
@@ -161,28 +187,28 @@ def _mk_unary(name: str, f: Callable[[Any], Any], law: str) -> Callable[[Any, st
     return op
 
 
-exp = _mk_unary("exp", _via_f64("exp"), "e^x in the element precision.")
-exp2 = _mk_unary("exp2", _via_f64("exp2"), "2^x in the element precision.")
-expm1 = _mk_unary("expm1", _via_f64("expm1"), "e^x - 1, accurate near 0.")
-log = _mk_unary("log", _via_f64("log"), "Natural logarithm (NaN below 0, -inf at 0).")
-log2 = _mk_unary("log2", _via_f64("log2"), "Base-2 logarithm.")
-log10 = _mk_unary("log10", _via_f64("log10"), "Base-10 logarithm.")
-log1p = _mk_unary("log1p", _via_f64("log1p"), "log(1 + x), accurate near 0.")
-tanh = _mk_unary("tanh", _via_f64("tanh"), "Hyperbolic tangent.")
-sinh = _mk_unary("sinh", _via_f64("sinh"), "Hyperbolic sine.")
-cosh = _mk_unary("cosh", _via_f64("cosh"), "Hyperbolic cosine.")
-sin = _mk_unary("sin", _via_f64("sin"), "Sine (radians).")
-cos = _mk_unary("cos", _via_f64("cos"), "Cosine (radians).")
-tan = _mk_unary("tan", _via_f64("tan"), "Tangent (radians).")
-asin = _mk_unary("asin", _via_f64("asin"), "Arc sine.")
-acos = _mk_unary("acos", _via_f64("acos"), "Arc cosine.")
-atan = _mk_unary("atan", _via_f64("atan"), "Arc tangent.")
-asinh = _mk_unary("asinh", _via_f64("asinh"), "Inverse hyperbolic sine.")
-acosh = _mk_unary("acosh", _via_f64("acosh"), "Inverse hyperbolic cosine.")
-atanh = _mk_unary("atanh", _via_f64("atanh"), "Inverse hyperbolic tangent.")
-erf = _mk_unary("erf", _via_f64("erf"), "Error function (libm erf in double, then rounded).")
-erfc = _mk_unary("erfc", _via_f64("erfc"), "1 - erf(x) (libm erfc in double, rounded).")
-cbrt = _mk_unary("cbrt", _via_f64("cbrt"), "Real cube root (negative for negative x).")
+exp = _mk_unary("exp", _via_libm("exp"), "e^x in the element precision.")
+exp2 = _mk_unary("exp2", _via_libm("exp2"), "2^x in the element precision.")
+expm1 = _mk_unary("expm1", _via_libm("expm1"), "e^x - 1, accurate near 0.")
+log = _mk_unary("log", _via_libm("log"), "Natural logarithm (NaN below 0, -inf at 0).")
+log2 = _mk_unary("log2", _via_libm("log2"), "Base-2 logarithm.")
+log10 = _mk_unary("log10", _via_libm("log10"), "Base-10 logarithm.")
+log1p = _mk_unary("log1p", _via_libm("log1p"), "log(1 + x), accurate near 0.")
+tanh = _mk_unary("tanh", _via_libm("tanh"), "Hyperbolic tangent.")
+sinh = _mk_unary("sinh", _via_libm("sinh"), "Hyperbolic sine.")
+cosh = _mk_unary("cosh", _via_libm("cosh"), "Hyperbolic cosine.")
+sin = _mk_unary("sin", _via_libm("sin"), "Sine (radians).")
+cos = _mk_unary("cos", _via_libm("cos"), "Cosine (radians).")
+tan = _mk_unary("tan", _via_libm("tan"), "Tangent (radians).")
+asin = _mk_unary("asin", _via_libm("asin"), "Arc sine.")
+acos = _mk_unary("acos", _via_libm("acos"), "Arc cosine.")
+atan = _mk_unary("atan", _via_libm("atan"), "Arc tangent.")
+asinh = _mk_unary("asinh", _via_libm("asinh"), "Inverse hyperbolic sine.")
+acosh = _mk_unary("acosh", _via_libm("acosh"), "Inverse hyperbolic cosine.")
+atanh = _mk_unary("atanh", _via_libm("atanh"), "Inverse hyperbolic tangent.")
+erf = _mk_unary("erf", _via_libm("erf"), "Error function.")
+erfc = _mk_unary("erfc", _via_libm("erfc"), "1 - erf(x).")
+cbrt = _mk_unary("cbrt", _via_libm("cbrt"), "Real cube root (negative for negative x).")
 absf = _mk_unary("absf", np.abs, "|x| (clears the sign bit, also of NaN).")
 ceil = _mk_unary("ceil", np.ceil, "Smallest integral value >= x.")
 floor = _mk_unary("floor", np.floor, "Largest integral value <= x.")
@@ -202,12 +228,12 @@ round = _mk_unary("round", _round_half_away, "Nearest integral value, ties away 
 
 def atan2(y: Any, x: Any, elem: str) -> Any:
     """Angle of (x, y) in (-pi, pi]."""
-    return _fbin(y, x, elem, _via_f64("atan2", 2), "atan2")
+    return _fbin(y, x, elem, _via_libm("atan2", 2), "atan2")
 
 
 def powf(a: Any, b: Any, elem: str) -> Any:
     """a^b (C pow semantics: pow(x, 0) = 1, NaN for negative base with non-integer exponent)."""
-    return _fbin(a, b, elem, _via_f64("pow", 2), "powf")
+    return _fbin(a, b, elem, _via_libm("pow", 2), "powf")
 
 
 def copysign(a: Any, b: Any, elem: str) -> Any:
@@ -215,7 +241,7 @@ def copysign(a: Any, b: Any, elem: str) -> Any:
     return _fbin(a, b, elem, np.copysign, "copysign")
 
 
-_POW = _via_f64("pow", 2)
+_POW = _via_libm("pow", 2)
 
 
 def fpowi(a: Any, n: Any, elem: str, int_elem: str = "i32") -> Any:

@@ -1,9 +1,10 @@
 """Lowerings of the ``math`` dialect.
 
 Exact ops (sqrt, abs, floor, ...) are LLVM intrinsics. Transcendentals call the C library's
-double-precision function on each element and round once to the element type, exactly as
-the interpreter computes them (``frontend.semantics_math``), so compiled and interpreted
-programs agree bit for bit.
+function of the element's precision on each element (``exp`` on f64, ``expf`` on f32, and on
+f16/bf16 widened to f32, then rounded back), exactly as the interpreter computes them
+(``frontend.semantics_math``), so compiled and interpreted programs agree bit for bit, and
+with MLIR's own lowering, whose LLVM intrinsics become the same calls.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from llvmlite import ir
 
 from eqsat.codegen.emitter import FuncEmitter
-from eqsat.codegen.types import F64, I1, I32, vector_of
+from eqsat.codegen.types import F32, F64, I1, I32, vector_of
 from frontend.ir import Operation
 
 LIBM = {
@@ -40,16 +41,17 @@ def _scalars(em: FuncEmitter, x: ir.Value) -> list[ir.Value]:
 def _libm(name: str) -> Callable[[FuncEmitter, Operation], Any]:
     def lower(em: FuncEmitter, op: Operation) -> Any:
         arity = len(op.operands)
-        fn = em.m.declare(name, F64, [F64] * arity)
 
         def f(*xs: ir.Value) -> ir.Value:
             lanes = list(zip(*(_scalars(em, x) for x in xs)))
             et = lanes[0][0].type
+            c_name, wt = (name, F64) if et == F64 else (name + "f", F32)
+            fn = em.m.declare(c_name, wt, [wt] * arity)
             outs = []
             for args in lanes:
-                wide = [a if a.type == F64 else em.b.fpext(a, F64) for a in args]
+                wide = [a if a.type == wt else em.b.fpext(a, wt) for a in args]
                 r = em.b.call(fn, wide)
-                outs.append(r if et == F64 else em.b.fptrunc(r, et))
+                outs.append(r if et == wt else em.b.fptrunc(r, et))
             return vector_of(em.b, outs) if isinstance(xs[0].type, ir.VectorType) else outs[0]
 
         return em.map_chunks(op, f)

@@ -44,9 +44,9 @@ class _BFloat(ir.types._BaseFloatType):  # llvmlite 0.50 has no bfloat type
 _BFloat._create_instance()
 BFLOAT = _BFloat()
 I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
-F64 = ir.DoubleType()
+F32, F64 = ir.FloatType(), ir.DoubleType()
 PTR = ir.PointerType()
-_FLOATS = {"f16": ir.HalfType(), "bf16": BFLOAT, "f32": ir.FloatType(), "f64": F64}
+_FLOATS = {"f16": ir.HalfType(), "bf16": BFLOAT, "f32": F32, "f64": F64}
 
 
 def bit_width(t: ir.Type) -> int:
