@@ -167,7 +167,7 @@ class Interpreter:
         values, writebacks = [], []
         for i, (a, t) in enumerate(zip(args, ftype.inputs)):
             v, wb = self._to_runtime(a, t, f"argument {i} of @{name}")
-            values.append(v)
+            values.append(self.heap.note(v, "argument") if isinstance(v, MemRef) else v)
             if wb is not None:
                 writebacks.append(wb)
         limit = sys.getrecursionlimit()

@@ -25,6 +25,12 @@ from .semantics_memory import MemRef
 QUARANTINE_BYTES = 1 << 28
 
 
+def not_from_alloc(maker: str) -> str:
+    """The fault of a dealloc of a buffer ``maker`` made (``memref.alloca``, ``memref.global``,
+    ``argument``): the interpreter's and checked compiled code's words."""
+    return f"the memref is not from memref.alloc (it is {'an' if maker[0] in 'aeiou' else 'a'} {maker})"
+
+
 def _owner(buf: np.ndarray) -> np.ndarray:
     base = buf.base
     return base if isinstance(base, np.ndarray) else buf
@@ -37,6 +43,21 @@ class Heap:
         self._live: weakref.WeakValueDictionary[int, np.ndarray] = weakref.WeakValueDictionary()
         self._freed: dict[int, np.ndarray] = {}
         self._freed_bytes = 0
+        self._made_by: dict[int, tuple[weakref.ref[np.ndarray], str]] = {}  # not by alloc
+
+    def note(self, mem: MemRef, maker: str) -> MemRef:
+        """Record what made a buffer that memref.dealloc must refuse (``memref.alloca``,
+        ``memref.global``, ``argument``), so that the refusal can say so."""
+        buf = _owner(mem.buffer)
+        key = id(buf)
+        made_by = self._made_by
+
+        def forget(ref: weakref.ref[np.ndarray]) -> None:
+            if made_by.get(key, (None,))[0] is ref:
+                del made_by[key]
+
+        made_by[key] = (weakref.ref(buf, forget), maker)
+        return mem
 
     def __bool__(self) -> bool:
         """Has anything been freed (only then can an access be a use after free)?"""
@@ -55,6 +76,9 @@ class Heap:
         if self._freed.get(key) is buf:
             raise SemanticsError(f"{what}: the memref was already deallocated (double free)")
         if self._live.get(key) is not buf:
+            ref, maker = self._made_by.get(key, (None, ""))
+            if ref is not None and ref() is buf:  # the words of checked compiled code
+                raise SemanticsError(f"{what}: {not_from_alloc(maker)}")
             raise SemanticsError(f"{what}: the memref was not allocated by memref.alloc")
         del self._live[key]
         self._freed[key] = buf
@@ -76,3 +100,4 @@ class Heap:
         self._live.clear()
         self._freed.clear()
         self._freed_bytes = 0
+        self._made_by.clear()

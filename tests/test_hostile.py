@@ -323,12 +323,13 @@ def test_checked_compiled_runs_fault_at_the_op(path: Path) -> None:
     assert str(e.value).startswith(f"{path}:"), str(e.value)
 
 
-LIFETIME_FAULTS = [p for p in RUN_FAULTS if p.stem.startswith(("uaf_", "dealloc_twice"))]
+LIFETIME_FAULTS = [p for p in RUN_FAULTS if p.stem.startswith(("uaf_", "dealloc_"))]
 
 
 @pytest.mark.parametrize("path", LIFETIME_FAULTS, ids=lambda p: p.stem)
 def test_the_interpreter_reports_use_after_free_where_checked_code_does(path: Path) -> None:
-    """Use after free and double free: the interpreter's fault is the same, at the same op."""
+    """Use after free, double free, the dealloc of an alloca or a global: the interpreter's
+    fault is the same, at the same op."""
     from eqsat.interpret import Interpreter
     from frontend import parse
     from frontend.errors import RuntimeFault
@@ -337,6 +338,24 @@ def test_the_interpreter_reports_use_after_free_where_checked_code_does(path: Pa
         Interpreter(parse(path.read_text(), str(path)), out=io.StringIO()).call("entry")
     compiled = _outcome(lambda: _compile_checked(path)())
     assert compiled[1] is not None and str(e.value).startswith(compiled[1] + ":")
+
+
+def test_the_dealloc_of_an_argument_says_so_in_both_engines() -> None:
+    from eqsat.codegen.api import compile
+    from eqsat.interpret import Interpreter
+    from frontend import parse
+    from frontend.errors import RuntimeFault
+
+    src = """func.func @entry(%m: memref<4xf32>) {
+  memref.dealloc %m : memref<4xf32>
+  return
+}"""
+    want = "the memref is not from memref.alloc (it is an argument)"
+    with pytest.raises(RuntimeFault, match=re.escape(want)):
+        Interpreter(parse(src, "arg.mlir"), out=io.StringIO()).call("entry", np.zeros(4, np.float32))
+    program = compile(parse(src, "arg.mlir"), _host_target(), "entry", checked=True)
+    with pytest.raises(RuntimeFault, match=re.escape(want)):
+        program(np.zeros(4, np.float32))
 
 
 def test_a_live_buffer_in_a_busy_filter_slot_is_not_a_use_after_free() -> None:

@@ -37,6 +37,7 @@ from eqsat.codegen.runtime import ERRORS, FAULTS
 from eqsat.codegen.texts import FAULT_SITES, fault_id
 from eqsat.codegen.types import I1, I8, I32, I64, PTR
 from frontend.ir import Module, Operation
+from frontend.semantics_heap import not_from_alloc
 
 KINDS = ("memref.alloc", "memref.alloca", "memref.global", "argument")
 ALLOC, ALLOCA, GLOBAL, ARGUMENT = range(4)
@@ -122,7 +123,7 @@ def _dealloc(allocated: int, site: int) -> None:
         elif got is None:
             _fault(site, "the memref was not allocated by memref.alloc")
         elif got[2] != ALLOC:
-            _fault(site, f"the memref is not from memref.alloc (it is a {KINDS[got[2]]})")
+            _fault(site, not_from_alloc(KINDS[got[2]]))
         else:
             del BUFFERS[allocated]
             _quarantine(allocated, got[1] - got[0])

@@ -226,7 +226,7 @@ def _eval_alloc(ctx: Any, op: Operation, dynamic_sizes: list[Any], symbols: list
     if any(s < 0 for s in sizes):
         raise SemanticsError(f"{op.name} with negative size {sizes}")
     mem = MemRef.alloc(sizes, elem(t), shape(ctx, t.element))
-    return ctx.heap.alloc(mem) if op.name == "memref.alloc" else mem
+    return ctx.heap.alloc(mem) if op.name == "memref.alloc" else ctx.heap.note(mem, op.name)
 
 
 def _eval_cast(ctx: Any, op: Operation, source: MemRef) -> MemRef:
@@ -357,7 +357,9 @@ register(
         attrs=(Attr("name", SYMBOL_REF),),
         traits=frozenset({PURE}),
         format="$name `:` type($result) attr-dict",
-        eval=lambda ctx, op: ctx.global_memref(op.attributes["name"].root),
+        eval=lambda ctx, op: ctx.heap.note(
+            ctx.global_memref(op.attributes["name"].root), "memref.global"
+        ),
     ),
     OpSpec(
         "memref.dim",
