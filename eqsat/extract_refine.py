@@ -55,6 +55,7 @@ def refine(
         below = _knuth(snap, root, cost, True, full=True)  # a greedy choice for every class
     current = dict(below) | dict(greedy.choice)
     best = greedy
+    kernels = KernelSets(snap, cost)  # the kernel sets of ``current``, kept while it holds
     for _ in range(PASSES):
         improved = False
         chosen = sorted(best.choice, key=width, reverse=True)[:WIDEST]
@@ -70,7 +71,7 @@ def refine(
                 # only for a swap that is kept.
                 order = postorder(snap, root, trial)
                 extra_t = program_cost(snap, root, {c: trial[c] for c in order})
-                lower = _dag_lower_bound(snap, root, trial, cost)
+                lower = _dag_lower_bound(snap, root, trial, cost, kernels.changing(cls))
                 if lower is not None and lower + extra_t >= best_total:
                     continue  # the DAG cost is at least ``lower``: no gain
                 dag = snap._dag_cost(root, order, trial, cost, None)
@@ -79,6 +80,7 @@ def refine(
                 if dag + extra_t < best_total:
                     ex = snap.result(root, trial, cost, dag=True)
                     best_total, best, current, extra = dag + extra_t, ex, trial, extra_t
+                    kernels = KernelSets(snap, cost)
                     improved = True
         if not improved or extra <= 0:
             break
@@ -86,7 +88,11 @@ def refine(
 
 
 def _dag_lower_bound(
-    snap: Snapshot, root: int, choice: Mapping[int, int], cost: CostFn
+    snap: Snapshot,
+    root: int,
+    choice: Mapping[int, int],
+    cost: CostFn,
+    kernels: KernelSets | None = None,
 ) -> float | None:
     """A lower bound of the DAG cost of ``choice`` (``Snapshot._dag_cost``) without the capped
     sets below every class that the exact cost needs; None when some kernel is not simple
@@ -100,14 +106,17 @@ def _dag_lower_bound(
     ``Tiled``, no class of ``seen`` but leaves) has the same set here as in the exact cost,
     built by the same code in the same order; with no negative cost left out, the bound is at
     most the exact cost as computed (rounding is monotonic), and equal to the last bit when
-    the kernel classes in ``seen`` cost nothing."""
+    the kernel classes in ``seen`` cost nothing. ``kernels``: the sets of a choice that
+    differs from ``choice`` in at most one class, reused where that class is not below."""
     ops, kids_of, lits = snap.ops, snap.kids, snap.cost_lits
     seen = set(outer_classes(snap, root, choice))
+    if kernels is None:
+        kernels = KernelSets(snap, cost)
 
     def tiled(node: int) -> float | None:
-        kernel = _kernel_set(snap, kids_of[node][1], choice, seen, cost)
+        _, kernel, inner = kernels.get(kids_of[node][1], choice)
         count = lits[node][0]
-        if kernel is None or not count >= 0:  # type: ignore[operator]
+        if kernel is None or not count >= 0 or not seen.isdisjoint(inner):  # type: ignore[operator]
             return None
         if any(v < 0 for c, v in kernel.items() if c in seen):
             return None
@@ -117,33 +126,68 @@ def _dag_lower_bound(
     return dag_total(snap, root, choice, cost, tiled)
 
 
+# A kernel's walk: the classes whose choice it read, its DAG set (None: not simple), and its
+# classes below the top with children (a kernel reaching one of those outside is not simple).
+KernelEntry = tuple[frozenset[int], "dict[int, float] | None", tuple[int, ...]]
+
+
+class KernelSets:
+    """The DAG sets of the kernels (``Tiled`` nodes' kernel classes) under one choice, for the
+    refinement's trials that differ from it in one class (``changing``): a kernel's set reads
+    only the choices of its own classes, so a trial reuses every set whose kernel does not
+    hold the changed class, and most trials change no kernel (issue 20's programs: about 600
+    kernels per window, each rebuilt per trial before)."""
+
+    def __init__(self, snap: Snapshot, cost: CostFn) -> None:
+        self.snap, self.cost = snap, cost
+        self.memo: dict[int, KernelEntry] = {}
+        self.changed: int | None = None
+
+    def changing(self, cls: int) -> KernelSets:
+        """This memo for a trial that changes the choice of ``cls`` (and of no other class)."""
+        self.changed = cls
+        return self
+
+    def get(self, top: int, choice: Mapping[int, int]) -> KernelEntry:
+        """The kernel rooted at ``top`` under ``choice`` (see ``KernelEntry``)."""
+        hit = self.memo.get(top)
+        if hit is not None and self.changed not in hit[0]:
+            return hit
+        entry = _kernel_set(self.snap, top, choice, self.cost)
+        if self.changed is None or self.changed not in entry[0]:
+            self.memo[top] = entry  # read no class the trial changed: the base choice's too
+        return entry
+
+
 def _kernel_set(
-    snap: Snapshot, top: int, choice: Mapping[int, int], seen: set[int], cost: CostFn
-) -> dict[int, float] | None:
+    snap: Snapshot, top: int, choice: Mapping[int, int], cost: CostFn
+) -> KernelEntry:
     """The DAG set of the kernel rooted at ``top`` (what the exact cost computes for it), or
-    None unless the kernel is simple (see ``_dag_lower_bound``)."""
+    None unless the kernel is simple (see ``_dag_lower_bound``; whether it reaches a class
+    the term pays outside is for the caller, from the entry's inner classes)."""
     classes = {top}
+    inner: list[int] = []
     todo = [top]
     while todo:
         node = choice[todo.pop()]
         if snap.ops[node] in TILE_LEAVES:
             continue
         if snap.ops[node] == "Tiled":
-            return None
+            return frozenset(classes), None, ()
         for kid in snap.kids[node]:
             if kid not in classes:
-                if kid in seen and snap.kids[choice[kid]]:
-                    return None
+                if snap.kids[choice[kid]]:
+                    inner.append(kid)
                 classes.add(kid)
                 if len(classes) > DAG_SET_CAP:
-                    return None
+                    return frozenset(classes), None, ()
                 todo.append(kid)
     sets: dict[int, dict[int, float]] = {}
     for c in postorder(snap, top, choice, stop=TILE_LEAVES):
         own, below = dag_below(snap, choice[c], sets, cost)
         below[c] = own
         sets[c] = _capped(below)
-    return sets[top]
+    return frozenset(classes), sets[top], tuple(inner)
 
 
 def _acyclic(snap: Snapshot, root: int, choice: Mapping[int, int]) -> bool:
