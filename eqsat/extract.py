@@ -611,14 +611,16 @@ def dag_total(
     choice: Mapping[int, int],
     cost: CostFn,
     tiled: Callable[[int], float | None],
+    classes: Sequence[int] | None = None,
 ) -> float | None:
     """The classes reached from ``root`` without entering a kernel, each paid once: at its own
     cost, a ``Tiled`` node at ``tiled(node)`` (which pays its kernel; None stops the sum and
     is returned). One walk, in one order, for the exact cost and its bound
-    (``eqsat.extract_refine``), so that where they agree they agree to the last bit."""
+    (``eqsat.extract_refine``), so that where they agree they agree to the last bit;
+    ``classes``: that walk, ``outer_classes(snap, root, choice)``, when the caller has it."""
     ops, kids_of, lits = snap.ops, snap.kids, snap.cost_lits
     total = 0.0
-    for c in outer_classes(snap, root, choice):
+    for c in outer_classes(snap, root, choice) if classes is None else classes:
         node = choice[c]
         if ops[node] == "Tiled" and len(kids_of[node]) >= 2:
             own = tiled(node)

@@ -39,14 +39,16 @@ def refine(
     root: int,
     cost: CostFn,
     greedy: Extraction,
-    program_cost: Callable[[Snapshot, int, Mapping[int, int]], float],
+    program_cost: Callable[..., float],
     width: Callable[[int], float],
     below: Mapping[int, int] | None = None,
 ) -> Extraction:
     """``greedy`` with its ``cost`` raised by the program term, or a better choice found by
     swapping e-nodes of the widest e-classes (``width``: e-class -> registers of its value).
     ``below``: the greedy DAG choice for every e-class reachable from ``root`` (computed here
-    when not given; ``Snapshot.extract(..., every=...)`` gives it with the greedy term)."""
+    when not given; ``Snapshot.extract(..., every=...)`` gives it with the greedy term).
+    ``program_cost(snap, root, choice, order)`` may be given the choice's schedule ``order``
+    (``eqsat.extract.postorder``)."""
     extra = program_cost(snap, root, greedy.choice)
     best_total = greedy.dag_cost + extra
     if extra <= 0 or not math.isfinite(best_total):
@@ -65,12 +67,12 @@ def refine(
                     continue
                 trial = dict(current)
                 trial[cls] = node
-                if not _acyclic(snap, root, trial):
+                order = acyclic_postorder(snap, root, trial)
+                if order is None:
                     continue
                 # Priced first, the DAG cost bounded before it is computed; the term is built
                 # only for a swap that is kept.
-                order = postorder(snap, root, trial)
-                extra_t = program_cost(snap, root, {c: trial[c] for c in order})
+                extra_t = program_cost(snap, root, {c: trial[c] for c in order}, order)
                 lower = _dag_lower_bound(snap, root, trial, cost, kernels.changing(cls))
                 if lower is not None and lower + extra_t >= best_total:
                     continue  # the DAG cost is at least ``lower``: no gain
@@ -109,7 +111,8 @@ def _dag_lower_bound(
     the kernel classes in ``seen`` cost nothing. ``kernels``: the sets of a choice that
     differs from ``choice`` in at most one class, reused where that class is not below."""
     ops, kids_of, lits = snap.ops, snap.kids, snap.cost_lits
-    seen = set(outer_classes(snap, root, choice))
+    outer = list(outer_classes(snap, root, choice))
+    seen = set(outer)
     if kernels is None:
         kernels = KernelSets(snap, cost)
 
@@ -123,7 +126,7 @@ def _dag_lower_bound(
         own = cost(ops[node], lits[node], (0.0,) * len(kids_of[node]))
         return own + count * sum(v for c, v in kernel.items() if c not in seen)  # type: ignore
 
-    return dag_total(snap, root, choice, cost, tiled)
+    return dag_total(snap, root, choice, cost, tiled, outer)
 
 
 # A kernel's walk: the classes whose choice it read, its DAG set (None: not simple), and its
@@ -192,26 +195,39 @@ def _kernel_set(
 
 def _acyclic(snap: Snapshot, root: int, choice: Mapping[int, int]) -> bool:
     """Whether the term ``choice`` picks from ``root`` is finite (no class reaches itself)."""
-    state: dict[int, int] = {}  # 1: on the path, 2: done
+    return acyclic_postorder(snap, root, choice) is not None
+
+
+def acyclic_postorder(snap: Snapshot, root: int, choice: Mapping[int, int]) -> list[int] | None:
+    """``postorder(snap, root, choice)`` (the same order), or None when the chosen term is not
+    finite: a class reaches itself or has no choice. One walk for the refinement's two
+    questions about a trial.
+
+    Why a kid that is open (expanded, not done) is a cycle: when a class is expanded, the
+    open classes are exactly its ancestors on the walk's path (each marker below it on the
+    stack is one), so such a kid reaches one of its own ancestors."""
+    kids = snap.kids
+    order: list[int] = []
+    done: set[int] = set()
+    open_: set[int] = set()
     stack: list[tuple[int, bool]] = [(root, False)]
     while stack:
-        cls, leaving = stack.pop()
-        if leaving:
-            state[cls] = 2
+        cls, expanded = stack.pop()
+        if cls in done:
             continue
-        s = state.get(cls)
-        if s == 2:
+        if expanded:
+            open_.discard(cls)
+            done.add(cls)
+            order.append(cls)
             continue
-        if s == 1:
-            return False
         node = choice.get(cls)
         if node is None:
-            return False
-        state[cls] = 1
+            return None
+        open_.add(cls)
         stack.append((cls, True))
-        for k in snap.kids[node]:
-            if state.get(k) == 1:
-                return False
-            if state.get(k) != 2:
+        for k in kids[node]:
+            if k in open_:
+                return None
+            if k not in done:
                 stack.append((k, False))
-    return True
+    return order

@@ -4,9 +4,10 @@ that cost; with the kernel sets kept across trials, it is the same bound."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 
 from eqsat.extract import postorder
-from eqsat.extract_refine import KernelSets, _acyclic, _dag_lower_bound
+from eqsat.extract_refine import KernelSets, _acyclic, _dag_lower_bound, acyclic_postorder
 from eqsat.optimize import optimize_module
 from eqsat.targets import load_target
 from experiments.lib.scaling_programs import straight_line
@@ -36,9 +37,21 @@ def test_lower_bound_is_below_the_exact_dag_cost() -> None:
             trial[cls] = node
             if node == current[cls] or not _acyclic(snap, root, trial):
                 continue
+            assert acyclic_postorder(snap, root, trial) == postorder(snap, root, trial)
             lower = _dag_lower_bound(snap, root, trial, cost)
             assert lower is not None
             assert lower <= exact(trial)
             assert _dag_lower_bound(snap, root, trial, cost, kernels.changing(cls)) == lower
             tried += 1
     assert tried > 10
+
+
+def test_acyclic_postorder_finds_cycles_and_missing_choices() -> None:
+    # node n is chosen for class n; its kids are e-classes
+    diamond = SimpleNamespace(kids=[(1, 2), (3,), (3,), ()])
+    choice = {0: 0, 1: 1, 2: 2, 3: 3}
+    assert acyclic_postorder(diamond, 0, choice) == postorder(diamond, 0, choice) == [3, 2, 1, 0]
+    looped = SimpleNamespace(kids=[(1, 2), (3,), (3,), (1,)])  # 1 -> 3 -> 1
+    assert acyclic_postorder(looped, 0, choice) is None
+    assert acyclic_postorder(SimpleNamespace(kids=[(0,)]), 0, {0: 0}) is None  # a self-loop
+    assert acyclic_postorder(diamond, 0, {0: 0, 1: 1, 3: 3}) is None  # class 2 has no choice

@@ -43,7 +43,7 @@ nodes multiply their kernel by their tile count (see ``eqsat.cost.table_cost``).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from eqsat.cost import FREE
@@ -370,12 +370,15 @@ class TargetCost:
         elem = data[1] if data else None
         return self.price("arith.select", mask[0] if mask else 1, elem or "f32")
 
-    def program_cost(self, snap: Any, root: int, choice: Mapping[int, int]) -> float:
+    def program_cost(
+        self, snap: Any, root: int, choice: Mapping[int, int], order: Sequence[int] | None = None
+    ) -> float:
         """The whole-block term: spills and reloads of the registers live beyond the target's
-        (``eqsat.targets.pressure``), in cycles."""
+        (``eqsat.targets.pressure``), in cycles; ``order``: the block's schedule
+        (``eqsat.extract.postorder`` of ``choice``) when the caller has it."""
         from eqsat.targets.pressure import spill_cost
 
-        return spill_cost(self, snap, root, choice)
+        return spill_cost(self, snap, root, choice, order)
 
     def class_registers(self, snap: Any) -> Callable[[int], float]:
         """e-class -> native registers its value spans (0 for non-vectors)."""

@@ -13,7 +13,7 @@ above the target's registers, each register pushed out costs a store and a reloa
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -66,10 +66,16 @@ def _streams(cons: str) -> bool:
 
 
 def live_registers(
-    model: Any, snap: Snapshot, root: int, choice: Mapping[int, int]
+    model: Any,
+    snap: Snapshot,
+    root: int,
+    choice: Mapping[int, int],
+    order: Sequence[int] | None = None,
 ) -> list[float]:
-    """Live vector registers between consecutive ops of the block's schedule."""
-    order = postorder(snap, root, choice)
+    """Live vector registers between consecutive ops of the block's schedule (``order``: that
+    schedule, ``postorder(snap, root, choice)``, when the caller has it)."""
+    if order is None:
+        order = postorder(snap, root, choice)
     at = {c: i for i, c in enumerate(order)}
     last: dict[int, int] = {}
     users: dict[int, set[int]] = {}
@@ -102,11 +108,17 @@ def live_registers(
     return out
 
 
-def spill_cost(model: Any, snap: Snapshot, root: int, choice: Mapping[int, int]) -> float:
+def spill_cost(
+    model: Any,
+    snap: Snapshot,
+    root: int,
+    choice: Mapping[int, int],
+    order: Sequence[int] | None = None,
+) -> float:
     """Cycles of the stores and reloads of the registers pushed out over the schedule."""
     budget = model.target.registers
     spilled, before = 0.0, 0.0
-    for live in live_registers(model, snap, root, choice):
+    for live in live_registers(model, snap, root, choice, order):
         excess = max(0.0, live - budget)
         spilled += max(0.0, excess - before)
         before = excess
