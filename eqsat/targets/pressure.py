@@ -76,29 +76,37 @@ def live_registers(
     schedule, ``postorder(snap, root, choice)``, when the caller has it)."""
     if order is None:
         order = postorder(snap, root, choice)
+    ops, kids, types = snap.ops, snap.kids, snap.class_types
     at = {c: i for i, c in enumerate(order)}
-    last: dict[int, int] = {}
-    users: dict[int, set[int]] = {}
+    last: dict[int, int] = {}  # class -> position of its last user (positions only grow)
+    user: dict[int, int] = {}  # class -> its one user, or -1 when it has several
     for i, c in enumerate(order):
-        for k in snap.kids[choice[c]]:
-            last[k] = max(last.get(k, -1), i)
-            users.setdefault(k, set()).add(c)
+        for k in kids[choice[c]]:
+            last[k] = i
+            u = user.get(k)
+            if u is None:
+                user[k] = c
+            elif u != c:
+                user[k] = -1
+    regs_of: dict[Any, int] = {}  # type literal -> registers (0: none held)
     delta = [0.0] * (len(order) + 1)
     for c, end in last.items():
         i = at[c]
-        node = choice[c]
-        if _remade(snap.ops[node]):
+        if _remade(ops[choice[c]]):
             continue
-        got = type_lanes(snap.class_types[c]) if snap.class_types[c] else None
-        if got is None or got[1] is None:
+        t = types[c]
+        regs = regs_of.get(t)
+        if regs is None:
+            got = type_lanes(t) if t else None
+            if got is None or got[1] is None or got[0] <= 1:
+                regs = 0  # no lanes known, or a scalar (general-purpose registers)
+            else:
+                regs = -(-got[0] // model.native(got[1]))
+            regs_of[t] = regs
+        if not regs:
             continue
-        lanes, elem = got
-        if lanes <= 1:
-            continue  # scalars live in general-purpose registers
-        only = users[c]
-        if end == i + 1 and len(only) == 1 and _streams(snap.ops[choice[order[end]]]):
+        if end == i + 1 and user[c] != -1 and _streams(ops[choice[order[end]]]):
             continue
-        regs = -(-lanes // model.native(elem))
         delta[i] += regs  # live over the gaps after op i up to the gap before its last use
         delta[end] -= regs
     live, out = 0.0, []
