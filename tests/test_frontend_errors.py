@@ -458,6 +458,16 @@ CASES = [
         None,
         "input nests too deeply",
     ),
+    (
+        "strided-slice-result-type",
+        fn(
+            "%0 = vector.extract_strided_slice %a {offsets = [1], sizes = [2], strides = [1]} : "
+            "vector<4x8xf32> to vector<2x4xf32>"
+        ),
+        2,
+        3,
+        "expected result type vector<2x8xf32>, found vector<2x4xf32>",
+    ),
 ]
 
 

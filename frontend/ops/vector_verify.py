@@ -159,7 +159,9 @@ def element_position(op: Operation) -> None:
 
 def extract_strided_slice(op: Operation) -> None:
     src, dst = _t(op, "vector"), op.results[0].type
-    offsets, sizes, strides = (ints(op.attributes.get(n)) for n in ("offsets", "sizes", "strides"))
+    attrs = op.attributes
+    offsets, sizes = ints(attrs.get("offsets")), ints(attrs.get("sizes"))
+    strides = ints(attrs.get("strides"))
     k = len(offsets)
     if not (len(sizes) == len(strides) == k) or k > src.rank:
         raise fail(op, "expected offsets, sizes and strides of equal length, at most the rank")
@@ -169,9 +171,8 @@ def extract_strided_slice(op: Operation) -> None:
         if not (0 <= offsets[i] and sizes[i] >= 1 and offsets[i] + sizes[i] <= src.shape[i]):
             raise fail(op, f"expected offset + size of dim {i} to be within the source "
                            f"dimension {src.shape[i]}")
-    want = VectorType(tuple(sizes) + src.shape[k:], src.element,
-                      src.scalable[:k] + src.scalable[k:])
-    if dst.shape != want.shape or dst.element != src.element:
+    if dst.shape != sizes + src.shape[k:] or dst.element != src.element:  # the type made below
+        want = VectorType(sizes + src.shape[k:], src.element, src.scalable)
         raise fail(op, f"expected result type {want}, found {dst}")
 
 
