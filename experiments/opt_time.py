@@ -8,7 +8,7 @@ user + system CPU time of the child is what the run itself used. Each run append
 record (provenance, wall, user, sys, peak resident size, the ``--stats`` phase times, which are
 wall-clock, and the output's size) to ``records.jsonl`` and rewrites ``opt-time.md``.
 
-Usage: ``python -m experiments.opt_time --ops 16000 100000 [--out DIR]``.
+Usage: ``python -m experiments.opt_time --ops 16000 100000 [--out DIR] [--keep-output DIR]``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -34,8 +35,10 @@ OUT = ROOT / "experiments" / "results" / "scaling-100k"
 _TIMING = re.compile(r"timing: (.*?); extracted cost")
 
 
-def measure(ops: int, budget: str = "4G") -> dict[str, Any]:
-    """One ``eqsat opt`` run on ``straight_line(ops)``: its times, peak and output size."""
+def measure(ops: int, budget: str = "4G", keep: Path | None = None) -> dict[str, Any]:
+    """One ``eqsat opt`` run on ``straight_line(ops)``: its times, peak and output size;
+    ``keep``: a directory the output is copied to (``opt-N.mlir``), to compare the outputs
+    of two commits byte for byte."""
     with tempfile.TemporaryDirectory() as tmp:
         src, dst = Path(tmp) / f"straight{ops}.mlir", Path(tmp) / "out.mlir"
         src.write_text(straight_line(ops))
@@ -52,6 +55,9 @@ def measure(ops: int, budget: str = "4G") -> dict[str, Any]:
         proc.returncode = os.waitstatus_to_exitcode(status)
         stderr = err.read_text()
         lines = sum(1 for _ in dst.open()) if dst.exists() else 0
+        if keep is not None and dst.exists():
+            keep.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(dst, keep / f"opt-{ops}.mlir")
     phases = {}
     m = _TIMING.search(stderr)
     if m:
@@ -115,11 +121,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ops", type=int, nargs="+", default=[16_000, 100_000])
     ap.add_argument("--budget", default="4G", help="--max-memory of each run (default 4G)")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--keep-output", type=Path, metavar="DIR",
+                    help="copy each run's output to DIR/opt-N.mlir (to compare commits)")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     log = args.out / "records.jsonl"
     for ops in args.ops:
-        rec = {"provenance": record(), **measure(ops, args.budget)}
+        rec = {"provenance": record(), **measure(ops, args.budget, args.keep_output)}
         with log.open("a") as f:
             f.write(json.dumps(rec) + "\n")
         print(json.dumps({k: v for k, v in rec.items() if k != "provenance"}), flush=True)
