@@ -212,6 +212,21 @@ class _Generator:
                     self.head.append(line)
         raise Unsupported(name)
 
+    def single(self, name: str, results: bool = False) -> tuple[str, int] | None:
+        """``(values, index)`` when group ``name`` is one value at a fixed index (no flexible
+        group before it, no segments): the printer reads it without a slice and a join."""
+        spec = self.spec
+        if not results and spec.segmented:
+            return None
+        start = 0
+        for g in spec.results if results else spec.operands:
+            if g.kind != SINGLE:
+                return None
+            if g.name == name:
+                return ("op.results" if results else "op.operands"), start
+            start += 1
+        return None
+
     # -- format elements -------------------------------------------------------------------------
     def element(self, el: Any, depth: int) -> None:
         spec = self.spec
@@ -220,6 +235,15 @@ class _Generator:
         elif isinstance(el, Var):
             role = spec.roles.get(el.name, "attr")
             if role == "operand":
+                one = self.single(el.name)
+                if one is not None:  # what the join of its one-value slice gives
+                    values, i = one
+                    self.item(
+                        f"(names.get(id(v := {values}[{i}])) or value(v)) "
+                        f"if len({values}) > {i} else ''",
+                        depth,
+                    )
+                    return
                 self.item(
                     f"', '.join([names.get(id(v)) or value(v) for v in {self.group(el.name)}])",
                     depth,
@@ -240,6 +264,11 @@ class _Generator:
             elif role == "operands":
                 values = "op.operands"
             else:
+                one = self.single(el.target, results=role == "result")
+                if one is not None:  # what the join of its one-value slice gives
+                    values, i = one
+                    self.item(f"str({values}[{i}].type) if len({values}) > {i} else ''", depth)
+                    return
                 values = self.group(el.target, results=role == "result")
             self.item(f"', '.join([str(v.type) for v in {values}])", depth)
         elif isinstance(el, AttrDict):

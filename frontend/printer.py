@@ -93,7 +93,8 @@ class Printer:
             for op in ops:
                 lines.append(self.op(op))
         self.indent -= 1
-        return "{\n" + "".join(line + "\n" for line in lines) + "  " * self.indent + "}"
+        body = "\n".join(lines) + "\n" if lines else ""  # each line ends with a newline
+        return "{\n" + body + "  " * self.indent + "}"
 
     # -- operations -------------------------------------------------------------------------
     def op(self, op: Operation) -> str:
