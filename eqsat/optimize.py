@@ -487,7 +487,10 @@ def _extract(
     total = 0.0
     refine_s = 0.0
     for b in enc.blocks:
-        ex, dt = _extract_root(snap, b.root, cost, extractor, memory)
+        try:
+            ex, dt = _extract_root(snap, b.root, cost, extractor, memory)
+        except ExtractionError as e:
+            raise ExtractionError(f"{_function_of(b.block)}: {e}") from None
         refine_s += dt
         roots[b.index] = ex.term
         extractions[b.index] = ex
@@ -508,6 +511,20 @@ def _extract(
             out.body.append(new)
         _verify(out, user, snap)
     return out, snap, extractions, total, time.perf_counter() - t0, refine_s
+
+
+def _function_of(block: Block) -> str:
+    """Which function a block belongs to, for messages: ``@name (FILE:LINE:COL)``."""
+    region = block.parent
+    op = region.parent if region is not None else None
+    while op is not None and op.name != "func.func":
+        outer = op.parent.parent if op.parent is not None else None
+        op = outer.parent if outer is not None else None
+    if op is None:
+        return "a block outside every function"
+    name = op.attributes.get("sym_name")
+    label = f"@{name.value}" if name is not None and hasattr(name, "value") else "a function"
+    return f"{label} ({op.loc})" if op.loc is not None else label
 
 
 def _verify(out: Module, user: tuple[RuleFile, ...], snap: Snapshot | None = None) -> None:

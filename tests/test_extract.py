@@ -188,3 +188,33 @@ def test_root_as_value_and_missing_root() -> None:
     egraph.run('(let $new (Var "unseen"))')  # added after the snapshot was taken
     with pytest.raises(ExtractionError):
         snap.extract("$new", table)
+
+
+def test_an_extraction_error_names_its_function(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`eqsat opt` prints the error: it says which function of the file has no program."""
+    import importlib
+
+    from eqsat.targets import load_target
+    from frontend import parse
+
+    opt = importlib.import_module("eqsat.optimize")  # (``eqsat.optimize`` is also a function)
+
+    text = """func.func @first(%a: vector<4xf32>) -> vector<4xf32> {
+  return %a : vector<4xf32>
+}
+func.func @second(%a: vector<4xf32>) -> vector<4xf32> {
+  %b = arith.addf %a, %a : vector<4xf32>
+  return %b : vector<4xf32>
+}"""
+    calls = []
+
+    def fail_on_second(snap, root, *rest):  # type: ignore[no-untyped-def]
+        calls.append(root)
+        if len(calls) > 1:
+            raise ExtractionError(f"root {root!r} has no finite term (only cycles)")
+        return real(snap, root, *rest)
+
+    real = opt._extract_root
+    monkeypatch.setattr(opt, "_extract_root", fail_on_second)
+    with pytest.raises(ExtractionError, match=r"^@second \(f\.mlir:4:1\): root .* no finite term"):
+        opt.optimize_module(parse(text, "f.mlir"), target=load_target("avx2"))
