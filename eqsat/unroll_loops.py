@@ -9,16 +9,22 @@ yielded: the same ops in the same order on the same values, so every bit is kept
 
 Only loops whose bounds and step are ``arith.constant`` values, whose trip count is a multiple
 of ``factor`` (no remainder loop is needed) and above it, and whose body has no nested region
-(innermost) are unrolled.
+(innermost) and is short are unrolled: at most ``MAX_BODY_LANES`` lanes of results in all (a
+scalar counts one). A register tile's step is short (the 4x16 GEMM step computes about 200
+lanes before lowering, 400 after); a long body already amortises the counter and branch, and
+copies of it only grow the code (softmax's row, 256-lane vectors through eight ops and 256
+``expf`` calls, about 2,300 lanes). Lanes, not ops, so that a program gets the same answer
+before lowering (MLIR's input, ``optimize.loop_level``) and after (eqsat's).
 """
 
 from __future__ import annotations
 
 from frontend.attributes import IntegerAttr
 from frontend.ir import Block, Module, Operation, Value
-from frontend.types import IndexType
+from frontend.types import IndexType, VectorType
 
 FACTOR = 4
+MAX_BODY_LANES = 1024
 
 
 def unroll_module(module: Module, factor: int = FACTOR) -> int:
@@ -47,7 +53,17 @@ def _eligible(loop: Operation, factor: int) -> bool:
     trips = max(0, -(-(ub - lb) // step))
     body = loop.regions[0].blocks[0]
     return (trips > factor and trips % factor == 0
-            and all(not o.regions for o in body.ops))  # fmt: skip
+            and all(not o.regions for o in body.ops)
+            and _lanes(body) <= MAX_BODY_LANES)  # fmt: skip
+
+
+def _lanes(body: Block) -> int:
+    """The lanes of results the body computes (a vector's elements, 1 for a scalar)."""
+    return sum(
+        t.num_elements() if isinstance(t, VectorType) else 1
+        for op in body.ops
+        for t in op.result_types
+    )
 
 
 def _index_constant(value: int, before: Operation) -> Value:

@@ -51,6 +51,16 @@ def test_loops_with_a_remainder_or_too_few_trips_are_left_alone() -> None:
         assert unroll_module(module) == 0
 
 
+def test_a_long_body_is_left_alone_before_and_after_lowering() -> None:
+    """softmax's row loop (256-lane vectors, an expf call per lane): nothing to amortise."""
+    from pathlib import Path
+
+    path = Path(__file__).parent.parent / "experiments" / "kernels_e2e" / "softmax_64x256.mlir"
+    assert unroll_module(parse(path.read_text())) == 0
+    optimized = optimize_module(parse(path.read_text()), target=load_target("avx2")).module
+    assert [_step(op) for op in _loops(optimized)] == [1]
+
+
 def test_optimized_tiled_gemm_is_unrolled_and_keeps_its_bits() -> None:
     text = gemm(16)
     module = parse(text)
