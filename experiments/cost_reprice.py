@@ -11,7 +11,7 @@ alternative whose new program was never timed is left out and counted. Scores bo
 per split, on the alternatives both can price, and lists the worst-ranked pairs.
 
     python experiments/cost_reprice.py --target avx2 [--records experiments/results/tuning/records.jsonl]
-        [--out experiments/results/cost_reprice/avx2]
+        [--split held-out] [--out experiments/results/cost_reprice/avx2]
 """
 
 from __future__ import annotations
@@ -33,13 +33,18 @@ from experiments.tune_costs import applicable, scores
 RECORDS = Path(__file__).resolve().parent / "results" / "tuning" / "records.jsonl"
 
 
-def timed_rows(records: Sequence[Mapping[str, Any]], target: str) -> list[dict[str, Any]]:
-    """The target's checked, timed alternatives under its shipped table (the last record of
-    each kernel and alternative), as ``tune_costs.applicable`` rows."""
+def timed_rows(records: Sequence[Mapping[str, Any]], target: str, cost_hash: str | None = None
+               ) -> list[dict[str, Any]]:
+    """The target's checked, timed alternatives under its shipped table as it was when
+    ``cost_hash`` (default: the first such record's) was its hash: one run's timings, the last
+    record of each kernel and alternative, as ``tune_costs.applicable`` rows."""
     last: dict[tuple[str, str], dict[str, Any]] = {}
     for r in records:
         spec = r.get("spec", {})
         if r.get("study") != "tune-alt" or r.get("target") != target or spec.get("costs"):
+            continue
+        cost_hash = cost_hash or r.get("cost_hash")
+        if r.get("cost_hash") != cost_hash:
             continue
         if r.get("status") != "ok" or not r["result"].get("applies"):
             continue
@@ -148,13 +153,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--target", required=True)
     p.add_argument("--records", default=str(RECORDS))
     p.add_argument("--out", help="results prefix (default experiments/results/cost_reprice/T)")
+    p.add_argument("--cost-hash", help="the table version whose timings to re-price (a "
+                   "record's cost_hash; default: the target's first record's)")
+    p.add_argument("--split", choices=["all", "held-out"], default="all",
+                   help="re-price the held-out kernels only (a shorter run)")
     args = p.parse_args(argv)
     path = Path(args.records)
     if not path.is_file():
         print(f"error: --records {path}: no such file", file=sys.stderr)
         return 2
     records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    rows = timed_rows(records, args.target)
+    rows = [r for r in timed_rows(records, args.target, args.cost_hash)
+            if args.split == "all" or held_out(r["kernel"])]
     if not rows:
         print(f"error: {path}: no timed alternatives for target {args.target}", file=sys.stderr)
         return 1

@@ -340,3 +340,19 @@ def test_llvm_folds_the_element_wise_transpose_into_shuffles() -> None:
         counts[strategy] = count_instructions(emit_assembly(module, target), "t")
     assert counts["eltwise"] < 128  # fewer instructions than the expander's lane moves
     assert counts["eltwise"] <= 1.25 * counts["shuffle_1d"]
+
+
+def test_a_float_in_a_registers_first_lane_is_taken_out_for_free() -> None:
+    avx2 = TargetCost(load_target("avx2"))
+    row, f32, i32 = vt(2, 16), ("type", "f32"), ("type", "i32")
+    extract = avx2.per_register("vector.extract", "f32")
+    assert avx2("Extract", ((1, 8), ("operands", row), f32), ()) == 0.0  # lane 0 of register 2
+    assert avx2("Extract", ((1, 3), ("operands", row), f32), ()) == extract
+    ints = ((1, 8), ("operands", vt(2, 16, elem="i32")), i32)
+    assert avx2("Extract", ints, ()) == avx2.per_register("vector.extract", "i32")  # a vmovd
+    # an ordered f32 sum of 16 lanes (2 registers): 16 adds, 14 lanes taken out
+    from eqsat.targets.expansions import FOLD
+
+    add = avx2.per_register("arith.addf", "f32")
+    assert avx2.price(FOLD, 16, "f32") == 16 * add + 14 * extract
+    assert avx2.price(FOLD, 16, "i32") > avx2.price(FOLD, 16, "f32")

@@ -11,7 +11,8 @@ shipped file names. ``inf`` marks what a target cannot do; no cost carries a pen
 
 Ops that move a piece of a vector (extract, insert, strided slices) move whole native
 registers for free (in the code generator's layout a row of whole registers is those
-registers) and cost a shuffle per register otherwise.
+registers) and cost a shuffle per register otherwise; a float scalar taken out of a register's
+first lane is free too (scalar float ops read it in place).
 
 Register pressure is priced twice: inside a strategy by its profile's ``LIVE`` and ``HELD``
 pieces (below), and over a whole extracted block by ``program_cost`` (``eqsat.targets.pressure``):
@@ -118,6 +119,10 @@ REDUCTIONS = frozenset(
         ).split()
     }
 )
+# Element types whose scalars live in the vector registers: a scalar op reads a register's
+# first lane as it is (x86 SSE/AVX ss/sd forms; AArch64's s/d registers are the low lanes of
+# v), so taking out lane 0 of a register costs nothing.
+SCALAR_IN_LANE0 = frozenset({"f32", "f64"})
 # LLVM reductions whose order is fixed unless their flags say ``reassoc``.
 ORDERED_INTRINSICS = frozenset({"llvm.intr.vector.reduce.fadd", "llvm.intr.vector.reduce.fmul"})
 
@@ -274,10 +279,10 @@ class TargetCost:
         if op == FOLD:
             op = "vector.reduction"
             if not self.reassoc:  # per lane: take it out, add it to the running value
-                per_lane = self.per_register("vector.extract", elem) + self.per_register(
-                    "arith.addf", elem
-                )
-                return lanes * per_lane * self._gap(op, lanes, elem)
+                taken = lanes - registers if elem in SCALAR_IN_LANE0 else lanes
+                cost = taken * self.per_register("vector.extract", elem)
+                cost += lanes * self.per_register("arith.addf", elem)
+                return cost * self._gap(op, lanes, elem)
         own = self.per_register(op, elem)
         if own == math.inf:
             return math.inf
@@ -296,6 +301,8 @@ class TargetCost:
             return self.price(op, 1, None)
         elem = next((e for _, e in known if e), None)
         rank = max((len(t[1]) for t in (res, *operands) if _is_vt(t)), default=0)
+        if op == "vector.extract" and _lane0_scalar(literals[0], res, self.native(elem or "")):
+            return 0.0  # the scalar is the register's first lane: no instruction
         piece = PIECE.get(op)
         if piece is not None:
             i = 0 if piece == "result" else 1 + int(piece)
@@ -399,6 +406,15 @@ class TargetCost:
         if op in ("TileOf", "TileAt"):  # a slice; its source is paid by the enclosing Tiled
             return 0.0
         return self.own(op, literals) + sum(child_costs)
+
+
+def _lane0_scalar(position: Any, res: Any, native: int) -> bool:
+    """Whether an extract at static ``position`` takes out a float scalar (type ``res``) that is
+    the first lane of a native register (the last index a multiple of the native lanes)."""
+    scalar = isinstance(res, tuple) and len(res) == 2 and res[1] in SCALAR_IN_LANE0
+    if not (scalar and _is_mask(position)):
+        return False
+    return position[-1] >= 0 and position[-1] % native == 0
 
 
 def _is_mask(x: Any) -> bool:
