@@ -14,7 +14,8 @@ times numpy with one OpenBLAS thread (``eqsat.bench.numpy_baseline``). Writes
 ``--fp-contract``: eqsat optimizes and compiles in fp-contract mode (the contraction fuses each
 multiply-add, MLIR's outerproduct bits); each row also says whether its output is bit for bit
 eqsat's (whose code computes the interpreter's bits in that mode: tests/test_fp_contract.py).
-Writes ``kernels_e2e_gemm_N_quick_fp_contract.json``.
+Writes ``kernels_e2e_gemm_N_quick_fp_contract.json``. The row ``eqsat-no-unroll`` is eqsat
+without its loop unrolling (``optimize_module(unroll=1)``).
 """
 
 from __future__ import annotations
@@ -33,13 +34,23 @@ from eqsat.bench.harness import make_inputs, signature  # noqa: E402
 from eqsat.bench.mlir_baseline import single_variants  # noqa: E402
 from eqsat.bench.numpy_baseline import time_numpy  # noqa: E402
 from eqsat.bench.run import FMA_UNITS, cpu_clock_ghz, default_variants, measure, mlir_variant  # noqa: E402
+from eqsat.bench.variants import Variant  # noqa: E402
 from eqsat.optimize import loop_level  # noqa: E402
-from eqsat.targets import load_target  # noqa: E402
+from eqsat.targets import Target, load_target  # noqa: E402
 from experiments.lib import provenance  # noqa: E402
-from frontend import parse  # noqa: E402
+from frontend import Module, parse  # noqa: E402
 from frontend.printer import print_module  # noqa: E402
 
 MLIR_ROWS = ("mlir-contract-outerproduct", "mlir-contract-llvmintr", "mlir-contract-parallelarith")
+
+
+def _no_unroll(module: Module, target: Target, fused: bool) -> str:
+    """eqsat's row without its loop unrolling (``optimize_module(unroll=1)``): what it gives."""
+    from eqsat.codegen import emit_llvm_ir
+    from eqsat.optimize import optimize_module
+
+    result = optimize_module(module, target=target, emit="hwv", fp_contract=fused, unroll=1)
+    return emit_llvm_ir(result.module, target, fp_contract=fused)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     sig = signature(module, "gemm")
     inputs = make_inputs(sig, {}, 0)
     variants = default_variants(text, module, target, ("",), None, fp_contract=fused)
+    variants.append(Variant("eqsat-no-unroll", lambda: _no_unroll(module, target, fused)))
     hoisted_text = print_module(loop_level(module))  # eqsat's hoisting and unrolling
     variants += [mlir_variant(hoisted_text, v, "") for v in single_variants("")
                  if v.name in MLIR_ROWS]  # fmt: skip
@@ -80,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         same = (bool(np.array_equal(out[-1].view(np.uint32), ours[-1].view(np.uint32)))
                 if out and ours else None)  # fmt: skip
         table.append({
-            "variant": r.variant + ("" if r.variant == "eqsat" else " (hoisted input)"),
+            "variant": r.variant + (" (hoisted input)" if r.variant.startswith("mlir") else ""),
             "ns": r.ns_per_call, "spread": list(r.spread) if r.spread else None,
             "max_rel_err_vs_f64": err, "bits_equal_eqsat": same, "note": r.note,
             "share_of_fma_peak": flops / r.ns_per_call / peak if peak and r.ns_per_call else None,
