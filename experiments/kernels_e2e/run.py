@@ -178,8 +178,8 @@ def write_results(
         "variant; the machine was shared and loaded (other jobs on both cores), so figures "
         "move between runs. Share of peak: 2 FMA units x 8 f32 lanes x 2 flops x the clock "
         "measured by a dependent-add chain. Best MLIR: the fastest of MLIR 22's default and "
-        "forced contraction strategies on the kernel file and on it after eqsat's hoisting "
-        "pass. numpy: the same computation (`eqsat/bench/numpy_baseline.py`) with one OpenBLAS "
+        "forced contraction strategies on the kernel file and on it after eqsat's loop "
+        "passes (hoisting, unrolling the innermost loops by 4: rows \"hoisted input\"). numpy: the same computation (`eqsat/bench/numpy_baseline.py`) with one OpenBLAS "
         "thread, the host's OpenBLAS settings.",
         "",
         table(results),
