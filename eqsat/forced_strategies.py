@@ -41,6 +41,9 @@ FAMILIES: dict[str, tuple[str, dict[str, str]]] = {
         },
     ),
 }
+#: Our constructor that computes MLIR's strategy in fp-contract mode (``eqsat.optimize``'s
+#: FP_CONTRACT: the other is left out there, this one exists only there): forced together.
+FP_CONTRACT_TWINS = {"ContractOuter": "ContractOuterFused"}
 #: The cost of the op itself under a forced choice: finite, so that the op stays where the
 #: chosen strategy does not apply, and far above any lowering.
 KEPT_OP_COST = 1e12
@@ -57,7 +60,9 @@ def own_strategies(op: str) -> list[str]:
     from eqsat.strategies import STRATEGIES
 
     own, names = FAMILIES[op]
-    return sorted(s for s in STRATEGIES if s.startswith(own) and s not in names.values())
+    twins = {FP_CONTRACT_TWINS.get(n) for n in names.values()}
+    return sorted(s for s in STRATEGIES
+                  if s.startswith(own) and s not in names.values() and s not in twins)
 
 
 def forced_cost_overrides(choices: Mapping[str, str]) -> dict[str, float]:
@@ -71,9 +76,10 @@ def forced_cost_overrides(choices: Mapping[str, str]) -> dict[str, float]:
         if strategy not in names and strategy not in own_strategies(target):
             raise ValueError(f"{target} has no strategy {strategy!r}")
         chosen = names.get(strategy, strategy)
+        kept = {chosen, FP_CONTRACT_TWINS.get(chosen, chosen)}
         # every other lowering of the op, also ours that MLIR has no name for (8x8 transposes)
         for constructor in {*names.values(), *(s for s in STRATEGIES if s.startswith(own))}:
-            if constructor != chosen:
+            if constructor not in kept:
                 out[constructor] = float("inf")
         out[own] = KEPT_OP_COST
     return out

@@ -243,3 +243,21 @@ def test_cli_opt_takes_the_mode(tmp_path, capsys) -> None:
         main(["opt", str(path), "--fp-contract=1"])
     assert e.value.code == 2
     assert "--fp-contract: ignored explicit argument '1'" in capsys.readouterr().err
+
+
+def test_a_forced_outerproduct_strategy_is_the_fused_one_in_fused_mode() -> None:
+    """MLIR's outerproduct strategy, forced (a transform script's choice), is ContractOuterFused
+    in fp-contract mode (ContractOuter's rule is left out there) and ContractOuter outside it."""
+    from eqsat.forced_strategies import forced_cost_overrides, own_strategies
+    from eqsat.optimize import optimize_module
+
+    over = forced_cost_overrides({"vector.contract": "outerproduct"})
+    assert "ContractOuterFused" not in over and "ContractOuter" not in over
+    assert "ContractOuterFused" not in own_strategies("vector.contract")
+    t = load_target("avx2")
+    body = KERNEL.split("%vh =")[0] + "  return\n}\n"
+    for fused in (True, False):
+        result = optimize_module(parse(body), target=t, cost=t.cost_model(over, "hwv"),
+                                 fp_contract=fused, unroll=1)  # fmt: skip
+        ops = [op.name for op in result.module.walk()]
+        assert "vector.contract" not in ops and ("arith.addf" in ops) is not fused, ops
