@@ -90,6 +90,7 @@ class Variant:
     # ``observe`` sees the OptimizeResult (if it optimizes first) and the module compiled.
     compile: Callable[..., Any] | None = None
     fast_math: bool = False  # compared within a tolerance, on ordinary values only
+    fp_contract: bool = False  # fused contractions: the interpreter's fp-contract mode decides
 
     @property
     def compiled(self) -> bool:
@@ -143,6 +144,10 @@ def variants(stages: str = "all") -> list[Variant]:
             out.append(Variant(f"opt-fast-math-hwv-{name}",
                                _optimize(target=target, emit="hwv", fast_math=True),
                                fast_math=True))
+        if name in FP_CONTRACT_TARGETS:
+            out.append(Variant(f"opt-fp-contract-hwv-{name}",
+                               _optimize(target=target, emit="hwv", fp_contract=True),
+                               fp_contract=True))
     out.extend(_compiled_variants())
     return out
 
@@ -150,6 +155,9 @@ def variants(stages: str = "all") -> list[Variant]:
 # Fast-math stages: avx2 (pair broadcasts, 8x8 blocks; also compiled with reassociation where
 # the host runs it) and avx512 (16-lane rows: 16x16 blocks).
 FAST_MATH_TARGETS = ("avx2", "avx512")
+# fp-contract stages (fused contractions, bit for bit against the interpreter's fused mode):
+# avx2 fuses in its FMA unit, x86-64-v2 has none and computes each fma exactly in software.
+FP_CONTRACT_TARGETS = ("avx2", "x86-64-v2")
 
 
 # The op constructor each strategy family lowers (a strategy's name starts with it).
@@ -217,20 +225,27 @@ def _compiled_variants() -> list[Variant]:
         if not target.runs_on_host():
             continue
         hwv = _optimize(target=target, emit="hwv")
-        stages = [(name, None, False), (f"hwv-{name}", hwv, False)]
+        stages = [(name, None, False, False), (f"hwv-{name}", hwv, False, False)]
         if name in FAST_MATH_TARGETS:
             fast = _optimize(target=target, emit="hwv", fast_math=True)
-            stages.append((f"fast-math-hwv-{name}", fast, True))
-        for label, prepare, reassoc in stages:
+            stages.append((f"fast-math-hwv-{name}", fast, True, False))
+        if name in FP_CONTRACT_TARGETS:
+            fused = _optimize(target=target, emit="hwv", fp_contract=True)
+            stages.append((f"fp-contract-{name}", None, False, True))
+            stages.append((f"fp-contract-hwv-{name}", fused, False, True))
+        for label, prepare, reassoc, fp_contract in stages:
 
             def build(module: Module, observe: Observe | None = None, target: str = name,
-                      prepare=prepare, reassoc: bool = reassoc) -> Any:
+                      prepare=prepare, reassoc: bool = reassoc,
+                      fp_contract: bool = fp_contract) -> Any:
                 source = prepare(module, observe) if prepare is not None else module
                 if observe is not None:
                     observe(source)
-                return compile_(print_module(source), target=target, reassoc=reassoc)
+                return compile_(print_module(source), target=target, reassoc=reassoc,
+                                fp_contract=fp_contract)
 
-            out.append(Variant(f"compiled-{label}", None, build, fast_math=reassoc))
+            out.append(Variant(f"compiled-{label}", None, build, fast_math=reassoc,
+                               fp_contract=fp_contract))
     return out
 
 
@@ -283,10 +298,10 @@ def _nan_unsigned(printed: Any) -> Any:
     return printed.replace("-nan", "nan") if isinstance(printed, str) else printed
 
 
-def _call(module: Module, fn: str, args: list[Any]) -> list[Any]:
+def _call(module: Module, fn: str, args: list[Any], fp_contract: bool = False) -> list[Any]:
     out = io.StringIO()
     copied = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    r = Interpreter(module, out=out).call(fn, *copied)
+    r = Interpreter(module, out=out, fp_contract=fp_contract).call(fn, *copied)
     return _outputs(r, copied, out.getvalue())
 
 
@@ -303,6 +318,15 @@ class _Case:
     module: Module | None = None
     trials: list[tuple[list[Any], list[Any]]] = field(default_factory=list)  # (args, want)
     ordinary: bool = False  # trials[0] is the ordinary-values input (trial 0)
+    _fused: list[tuple[list[Any], list[Any]]] | None = None
+
+    def fused_trials(self) -> list[tuple[list[Any], list[Any]]]:
+        """The trials with the interpreter's fp-contract mode's outputs (computed once)."""
+        if self._fused is None:
+            assert self.module is not None
+            self._fused = [(args, _call(self.module, "f", args, fp_contract=True))
+                           for args, _ in self.trials]  # fmt: skip
+        return self._fused
 
 
 def _prepare(text: str, seed: int, findings: list[Finding]) -> _Case | None:
@@ -380,7 +404,8 @@ def check_batch(
             if variant.compiled:
                 run = lambda a, i=i: _call_compiled(built, f"f{i}", a)  # noqa: E731
             else:
-                run = lambda a, i=i: _call(built, f"f{i}", a)  # noqa: E731
+                run = lambda a, i=i, fc=variant.fp_contract: _call(  # noqa: E731
+                    built, f"f{i}", a, fp_contract=fc)
             findings.extend(_compare_runs(c, variant, run))
         if tally is not None:
             tally.seconds[variant.name] += time.perf_counter() - began
@@ -422,14 +447,16 @@ def _check_one(case: _Case, variant: Variant, tally: Tally | None = None) -> lis
         return [Finding("crash", variant.name, traceback.format_exc(), case.text, case.seed)]
     if variant.compiled:
         return _compare_runs(case, variant, lambda a: _call_compiled(built, "f", a))
-    return _compare_runs(case, variant, lambda a: _call(built, "f", a))
+    return _compare_runs(
+        case, variant, lambda a: _call(built, "f", a, fp_contract=variant.fp_contract)
+    )
 
 
 def _compare_runs(
     case: _Case, variant: Variant, run: Callable[[list[Any]], list[Any]]
 ) -> list[Finding]:
-    trials = case.trials[:1] if variant.fast_math else case.trials
-    for args, want in trials:
+    trials = case.fused_trials() if variant.fp_contract else case.trials
+    for args, want in trials[:1] if variant.fast_math else trials:
         try:
             got = run(args)
         except MLIRError as e:

@@ -221,3 +221,33 @@ def test_campaign_batches_force_every_strategy() -> None:
     assert len({fuzz._family(s) for s in one}) == len(one) == len(fuzz.FAMILY_OPS)
     (again,) = fuzz.variant_named(fuzz.forced_variant(one).name)
     assert again.name == fuzz.forced_variant(one).name
+
+
+def test_fp_contract_stages_compare_with_the_fused_reference() -> None:
+    """An fp-contract stage's code is checked against the interpreter's fused mode: it passes
+    there, and the same code checked against the default (rounded products) reference fails,
+    so the stage does compare fused bits."""
+    import dataclasses
+
+    from eqsat.targets import load_target
+
+    if not load_target("x86-64-v2").runs_on_host():
+        pytest.skip("this host cannot run x86-64-v2 code")
+    maps = ("[affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, "
+            "affine_map<(i, j, k) -> (i, j)>]")  # fmt: skip
+    text = (
+        "func.func @f(%a: vector<4x8xf32>, %b: vector<8x4xf32>, %c: vector<4x4xf32>)"
+        " -> vector<4x4xf32> {\n"
+        f"  %0 = vector.contract {{indexing_maps = {maps}, iterator_types = [\"parallel\", "
+        "\"parallel\", \"reduction\"], kind = #vector.kind<add>} %a, %b, %c : vector<4x8xf32>, "
+        "vector<8x4xf32> into vector<4x4xf32>\n"
+        "  return %0 : vector<4x4xf32>\n}\n"
+    )
+    text = print_module(parse(text))  # the printer's form, as generated programs are
+    names = ("compiled-fp-contract-x86-64-v2", "opt-fp-contract-hwv-avx2")
+    chosen = [v for v in fuzz.variants() if v.name in names]
+    assert sorted(v.name for v in chosen) == sorted(names)
+    assert fuzz.check_program(text, 3, chosen) == []
+    unfused_reference = [dataclasses.replace(v, fp_contract=False) for v in chosen]
+    found = fuzz.check_program(text, 3, unfused_reference)
+    assert {f.stage for f in found} == set(names), found
