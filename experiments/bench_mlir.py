@@ -8,6 +8,12 @@ kernel and target), each with provenance (``experiments.lib.provenance``: the ma
 ``.provenance.json`` beside the CSV, a ``provenance`` key in the JSON).
 
     python experiments/bench_mlir.py [--quick] [--targets avx2,x86-64-v2,avx512] [--kernels K,..]
+                                     [--fp-contract]
+
+``--fp-contract`` times the strict group only, with eqsat and the reference interpreter in
+fp-contract mode (``eqsat bench --fp-contract``: each float multiply-add of a contraction
+fused, in order): then MLIR's strategies that fuse the same way (outerproduct) are bit-exact
+rivals, and the table's bit-exact column compares like with like in bits for fused code.
 """
 
 from __future__ import annotations
@@ -115,6 +121,8 @@ def main() -> None:
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results" / "bench"))
     ap.add_argument("--repeats", type=int, default=5, help="samples per placement")
     ap.add_argument("--sample-ms", type=float, default=10.0)
+    ap.add_argument("--fp-contract", action="store_true",
+                    help="eqsat and the reference in fp-contract mode; the strict group only")
     args = ap.parse_args()
     repeats, sample, placements = ((3, 0.005, 1) if args.quick
                                    else (args.repeats, args.sample_ms / 1000, args.placements))
@@ -132,6 +140,10 @@ def main() -> None:
         "(searched in two stages, see the README) among variants whose results are right. "
         "The machine is shared: expect noise beyond the spread.",
     ]
+    if args.fp_contract:
+        md.append("\n**fp-contract mode**: eqsat's code and the reference interpreter fuse each "
+                  "multiply-add of a float contraction, in order (`eqsat bench --fp-contract`); "
+                  "`equal`/bit-exact compare with that reference; strict group only.")
     csv_rows: list[list[object]] = []
     json_out: dict[str, object] = {"provenance": prov, "runs": []}
     for tname in args.targets.split(","):
@@ -144,9 +156,11 @@ def main() -> None:
         for path in kernels:
             text = path.read_text()
             t0 = time.time()
+            fused = args.fp_contract
             rep = bench(text, path.name, path.stem, target, scalars=kernel_args(text),
-                        repeats=repeats, sample_seconds=sample, reassoc=True, fast_math=True,
-                        placements=placements)  # fmt: skip
+                        repeats=repeats, sample_seconds=sample, reassoc=not fused,
+                        fast_math=not fused, placements=placements,
+                        fp_contract=fused)  # fmt: skip
             reports.append(rep)
             ours = rep.row("eqsat")
             print(f"{tname} {path.stem}: {time.time() - t0:.0f} s, eqsat "
@@ -161,19 +175,22 @@ def main() -> None:
                                  r["compile_ms"],
                                  r["same_as"] or "", r["note"]])  # fmt: skip
             # after each kernel: a long run that is stopped keeps what it measured
-            _write(out, md + _sections(tname, target, reports), csv_rows, json_out, prov)
-        md += _sections(tname, target, reports)
+            sections = _sections(tname, target, reports, args.fp_contract)
+            _write(out, md + sections, csv_rows, json_out, prov)
+        md += _sections(tname, target, reports, args.fp_contract)
     _write(out, md, csv_rows, json_out, prov)
     print(f"wrote {out.with_suffix('.md')}, .csv (+ .csv.provenance.json) and .json")
 
 
-def _sections(tname: str, target: object, reports: list[Report]) -> list[str]:
-    """The markdown of one target: its three tables (the kernels measured so far)."""
+def _sections(
+    tname: str, target: object, reports: list[Report], fp_contract: bool = False
+) -> list[str]:
+    """The markdown of one target: its tables, one per group (the kernels measured so far)."""
     opts = reports[0].options.label() if reports and reports[0].options else "-"
     md = [f"\n## {tname} ({getattr(target, 'cpu', '')}, LLVM options: {opts})\n"]
-    for group in GROUPS:
-        name = {"": "strict IEEE", "+reassoc": "reductions reassociated",
-                "+fast-math": "fast-math"}[group]  # fmt: skip
+    for group in ("",) if fp_contract else GROUPS:
+        name = {"": "fp-contract" if fp_contract else "strict IEEE",
+                "+reassoc": "reductions reassociated", "+fast-math": "fast-math"}[group]
         md.append(f"\n### {tname}, {name} (eqsat{group} against mlir-*{group})\n")
         md.append(table(reports, group))
     return md

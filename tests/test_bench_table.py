@@ -59,3 +59,10 @@ def test_strict_table_reports_both_ratios() -> None:
     assert "best bit-exact MLIR (like with like in bits): geometric mean **0.67x**" in md
     # the groups that reassociate have no bit-exact column
     assert "bit-exact" not in bench_mlir.table([], "+reassoc")
+
+
+def test_fp_contract_run_has_one_table_named_for_its_mode() -> None:
+    fused = "".join(bench_mlir._sections("avx2", None, [], fp_contract=True))
+    assert fused.count("### ") == 1 and "avx2, fp-contract" in fused
+    strict = "".join(bench_mlir._sections("avx2", None, []))
+    assert strict.count("### ") == 3 and "fp-contract" not in strict
