@@ -261,3 +261,19 @@ def test_a_forced_outerproduct_strategy_is_the_fused_one_in_fused_mode() -> None
                                  fp_contract=fused, unroll=1)  # fmt: skip
         ops = [op.name for op in result.module.walk()]
         assert "vector.contract" not in ops and ("arith.addf" in ops) is not fused, ops
+
+
+def test_api_optimizes_and_compiles_in_the_mode() -> None:
+    from eqsat import api
+
+    t = load_target("avx2")
+    if not t.runs_on_host():
+        pytest.skip("this host does not run avx2")
+    module = parse(KERNEL)
+    want = _run(lambda *a: Interpreter(module, fp_contract=True).call("k", *a), 2)
+    program = api.compile(KERNEL, t, optimize=True, fp_contract=True, entry="k")
+    assert _bits(_run(program, 2)) == _bits(want)
+    optimized = api.optimize(KERNEL, t, fp_contract=True)
+    # the matmul-shaped ones become fused outer products; the dot (no free dim) has no fused
+    # lowering and stays, compiled as one fma per point
+    assert str(optimized).count("vector.contract") == 1
