@@ -95,6 +95,8 @@ def markdown(records: list[dict[str, Any]]) -> str:
     for r in records:
         git = r["provenance"]["git"]
         commit = (git["commit"] or "?")[:7] + ("+" if git["dirty"] else "")
+        if not git["commit"] and r.get("tree"):  # a copy of a commit outside git
+            commit = r["tree"]
         cells = [str(r["phases_cpu_s"].get(n, "")) for n in names]
         rows.append(f"| {commit} | {r['ops']:,} | {r['cpu_s']} | " + " | ".join(cells) + " |")
     return "\n".join([
