@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import sys
 import tempfile
 import time
@@ -26,8 +25,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
-from experiments.lib.provenance import markdown_header, record  # noqa: E402
+from experiments.lib.provenance import record  # noqa: E402
 from experiments.lib.scaling_programs import straight_line  # noqa: E402
+from experiments.opt_time import log_record  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "experiments" / "results" / "scaling-100k"
@@ -120,14 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     rec = {"provenance": record(), **measure(args.ops, args.budget)}
-    log = args.out / "phases.jsonl"
-    with log.open("a") as f:
-        f.write(json.dumps(rec) + "\n")
-    print(json.dumps({k: v for k, v in rec.items() if k != "provenance"}), flush=True)
-    records = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
-    (args.out / "phases.md").write_text(
-        markdown_header(records[-1]["provenance"]) + "\n" + markdown(records)
-    )
+    log_record(rec, args.out / "phases.jsonl", args.out / "phases.md", markdown)
     return 0 if rec["returncode"] == 0 else 1
 
 

@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
@@ -125,17 +126,25 @@ def main(argv: list[str] | None = None) -> int:
                     help="copy each run's output to DIR/opt-N.mlir (to compare commits)")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    log = args.out / "records.jsonl"
     for ops in args.ops:
         rec = {"provenance": record(), **measure(ops, args.budget, args.keep_output)}
-        with log.open("a") as f:
-            f.write(json.dumps(rec) + "\n")
-        print(json.dumps({k: v for k, v in rec.items() if k != "provenance"}), flush=True)
-    records = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
-    (args.out / "opt-time.md").write_text(
-        markdown_header(records[-1]["provenance"]) + "\n" + markdown(records)
-    )
+        log_record(rec, args.out / "records.jsonl", args.out / "opt-time.md", markdown)
     return 0
+
+
+def log_record(
+    rec: dict[str, Any],
+    log: Path,
+    report: Path,
+    markdown: Callable[[list[dict[str, Any]]], str],
+) -> None:
+    """Append ``rec`` to the JSON lines ``log``, print it (without its provenance) and
+    rewrite ``report`` from every record of the log (``markdown`` of them)."""
+    with log.open("a") as f:
+        f.write(json.dumps(rec) + "\n")
+    print(json.dumps({k: v for k, v in rec.items() if k != "provenance"}), flush=True)
+    records = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    report.write_text(markdown_header(records[-1]["provenance"]) + "\n" + markdown(records))
 
 
 if __name__ == "__main__":
