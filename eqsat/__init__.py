@@ -13,15 +13,12 @@ The Python front door (``eqsat.api``)::
 targets`` lists them), target files or ``eqsat.targets.Target`` objects.
 
 The front door is looked up on first use (module ``__getattr__``), so importing the e-graph
-core does not load the targets or LLVM. ``eqsat.optimize`` and ``eqsat.interpret`` are also the
-names of modules (``from eqsat.optimize import optimize_module`` still works): the package keeps
-the front door's functions under those names when the modules are imported.
+core does not load the targets or LLVM. The modules behind ``optimize`` and ``interpret`` are
+``eqsat.optimizer`` (``optimize_module``: the saturation report and the e-graph) and
+``eqsat.interpreter`` (``Interpreter``).
 """
 
 from __future__ import annotations
-
-import sys
-import types
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing is not imported at run time: see eqsat.entry)
@@ -45,17 +42,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
-
-
-class _Package(types.ModuleType):
-    """The ``eqsat`` package: importing submodule ``eqsat.optimize`` (or ``eqsat.interpret``)
-    does not replace the front door's function of that name (the submodule stays reachable
-    through ``sys.modules`` and ``from eqsat.optimize import ...``)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in FRONT_DOOR and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

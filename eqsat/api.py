@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from eqsat.optimize import Budget, optimize_module
+from eqsat.optimizer import Budget, optimize_module
 from eqsat.targets import Target, load_target
 from frontend import parse as _parse
 from frontend.ir import Module
@@ -68,7 +68,7 @@ def optimize(
     ``disabled``: rule or ruleset names to leave out; ``phases``: the phases to run.
     ``fp_contract``: float contractions fuse each multiply-add (fp-contract mode; run or compile
     the result with the same flag).
-    For the saturation report and the e-graph, call ``eqsat.optimize.optimize_module``."""
+    For the saturation report and the e-graph, call ``eqsat.optimizer.optimize_module``."""
     from eqsat.cost import vv_cost
     from eqsat.cost_options import cost_problem, vv_name
 
@@ -139,8 +139,8 @@ def compile(
 def interpret(source: str | Module, entry: str = "entry", *args: Any, **options: Any) -> Any:
     """Run function @entry of the program in the numpy reference interpreter: arrays for
     memrefs (written in place) and vectors, numbers for scalars; returns its result(s).
-    ``options`` go to ``eqsat.interpret.Interpreter`` (``vscale``, ``out``, ...)."""
-    from eqsat.interpret import Interpreter
+    ``options`` go to ``eqsat.interpreter.Interpreter`` (``vscale``, ``out``, ...)."""
+    from eqsat.interpreter import Interpreter
 
     return Interpreter(_module(source), **options).call(entry, *args)
 

@@ -30,7 +30,7 @@ from eqsat.decode import Decoder, _BlockDecoder, decode_type
 from eqsat.egraph import EGraph
 from eqsat.encode import Encoder
 from eqsat.extract import Snapshot, Term
-from eqsat.optimize import FAST_MATH, FP_CONTRACT, PHASES, native_tile_facts
+from eqsat.optimizer import FAST_MATH, FP_CONTRACT, PHASES, native_tile_facts
 from eqsat.rulefile import Rule, RuleFile, phase_files, rules_dir
 from eqsat.saturate import Phase, saturate
 from eqsat.schema import schema_text
@@ -428,7 +428,7 @@ def _compare(
     fp_contract: bool = False,
 ) -> str | None:
     """None if both sides agree on every trial; a message otherwise ("skip: ..." if unsure)."""
-    from eqsat.interpret import Interpreter
+    from eqsat.interpreter import Interpreter
     from frontend.types import elem_code
 
     leaves, types, effects = _leaves(lhs, rhs)

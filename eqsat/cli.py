@@ -33,7 +33,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Run a function without arguments and print what it prints, like mlir-runner."""
-    from eqsat.interpret import Interpreter
+    from eqsat.interpreter import Interpreter
 
     text, name = read_input(args.file)
     module = parse(text, name)

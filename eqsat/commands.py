@@ -91,7 +91,7 @@ def cmd_opt(args: argparse.Namespace) -> int:
 def _opt(args: argparse.Namespace, memory: MemoryBudget) -> int:
     from eqsat.cost_options import CostFileError
     from eqsat.forced_strategies import module_cost_overrides
-    from eqsat.optimize import Budget, optimize_module
+    from eqsat.optimizer import Budget, optimize_module
     from eqsat.targets import TargetError
     from eqsat.targets.target import UnknownTarget
     from eqsat.windows import WINDOW_OPS
@@ -128,7 +128,7 @@ def _opt(args: argparse.Namespace, memory: MemoryBudget) -> int:
     if target is None and native is None:
         native = {}
     from eqsat.extract import ExtractionError
-    from eqsat.optimize import IllTypedRuleError, OptionError
+    from eqsat.optimizer import IllTypedRuleError, OptionError
 
     if args.dump_egraph:
         from eqsat.export import ExportError, graphviz_dot
@@ -210,7 +210,7 @@ def _printer(args: argparse.Namespace, out: TextIO) -> object:
     wanted = set(args.print_after or ())
     if not wanted and not args.print_after_all:
         return None
-    from eqsat.optimize import RULE_PHASES
+    from eqsat.optimizer import RULE_PHASES
 
     for name in wanted - set(RULE_PHASES):
         raise _usage(
@@ -267,7 +267,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def cmd_check_rules(args: argparse.Namespace) -> int:
     from eqsat.check_rules import check_rules, default_corpus
-    from eqsat.optimize import default_rule_files
+    from eqsat.optimizer import default_rule_files
     from eqsat.rulefile import load
 
     for path in args.corpus:

@@ -29,7 +29,7 @@ import math
 from collections import Counter
 from typing import Any
 
-from eqsat.optimize import COMPOUND_OPS, OptimizeResult
+from eqsat.optimizer import COMPOUND_OPS, OptimizeResult
 from eqsat.schema import by_constructor, constructors
 from eqsat.strategies import STRATEGIES
 from frontend.ir import Module

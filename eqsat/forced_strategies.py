@@ -41,7 +41,7 @@ FAMILIES: dict[str, tuple[str, dict[str, str]]] = {
         },
     ),
 }
-#: Our constructor that computes MLIR's strategy in fp-contract mode (``eqsat.optimize``'s
+#: Our constructor that computes MLIR's strategy in fp-contract mode (``eqsat.optimizer``'s
 #: FP_CONTRACT: the other is left out there, this one exists only there): forced together.
 FP_CONTRACT_TWINS = {"ContractOuter": "ContractOuterFused"}
 #: The cost of the op itself under a forced choice: finite, so that the op stays where the

@@ -5,7 +5,7 @@ kernel's OOM killer ends the process (and whatever else runs on the machine).
 Why resident size read from ``/proc/self/statm`` (~5 us): it is what the OOM killer weighs, it
 counts egglog's Rust heap as well as Python's, and it is cheap enough to read every few hundred
 ops. Where one piece of work cannot be interrupted (one egglog command), its input is bounded
-instead (``eqsat.optimize`` feeds the program to egglog in pieces and checks between them).
+instead (``eqsat.optimizer`` feeds the program to egglog in pieces and checks between them).
 
 ``hard_limit`` is the safety net behind the checks: an address-space limit (``RLIMIT_AS``) a
 little above the budget, so that an allocation that slips between two checks fails with a

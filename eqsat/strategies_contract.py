@@ -7,7 +7,7 @@ rounded, and the products are folded into the accumulator with the kind, one red
 at a time in row-major order of the reduction dims. Where MLIR's own lowering differs (its
 outerproduct lowering fuses float multiply-adds) the expansion follows the semantics; the one
 exception is ``ContractMatmul`` (see there). In fp-contract mode (the contraction's float add
-steps fused) only ``ContractOuterFused`` lowers float add contractions (``eqsat.optimize``
+steps fused) only ``ContractOuterFused`` lowers float add contractions (``eqsat.optimizer``
 leaves the others out).
 """
 

@@ -1,5 +1,5 @@
 """Windows: a long block optimized a few thousand ops at a time, each window in an e-graph of
-its own (``eqsat.optimize``), so that the memory and time of every phase grow linearly with the
+its own (``eqsat.optimizer``), so that the memory and time of every phase grow linearly with the
 program instead of with the product of its length and the depth of its data flow.
 
 Why: one egglog command (loading a program, one saturation step) cannot be interrupted, and

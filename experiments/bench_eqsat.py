@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from experiments.lib.kernels import suite  # noqa: E402
 from frontend import parse  # noqa: E402
-from eqsat.optimize import optimize_module  # noqa: E402
+from eqsat.optimizer import optimize_module  # noqa: E402
 
 
 def main() -> None:

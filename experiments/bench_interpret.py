@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from eqsat.interpret import Interpreter
+from eqsat.interpreter import Interpreter
 from frontend import parse
 
 PROGRAM = """

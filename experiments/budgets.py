@@ -25,8 +25,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script
 
-from eqsat.interpret import Interpreter  # noqa: E402
-from eqsat.optimize import Budget, optimize_module  # noqa: E402
+from eqsat.interpreter import Interpreter  # noqa: E402
+from eqsat.optimizer import Budget, optimize_module  # noqa: E402
 from eqsat.special_values import draw, same_bits  # noqa: E402
 from experiments.lib.kernels import suite  # noqa: E402
 from frontend import parse  # noqa: E402

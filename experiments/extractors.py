@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from eqsat.extract import Snapshot, _reachable  # noqa: E402
 from eqsat.extract_exact import extract_exact  # noqa: E402
-from eqsat.optimize import optimize_module  # noqa: E402
+from eqsat.optimizer import optimize_module  # noqa: E402
 from eqsat.targets import builtin_targets, load_target  # noqa: E402
 from experiments.lib.kernels import suite  # noqa: E402
 from frontend import parse  # noqa: E402

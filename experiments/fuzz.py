@@ -53,7 +53,7 @@ from experiments.lib.fuzz_tally import (  # noqa: E402
     near_range,
     strategies_used,
 )
-from eqsat.interpret import Interpreter  # noqa: E402
+from eqsat.interpreter import Interpreter  # noqa: E402
 from frontend import MLIRError, parse, print_module  # noqa: E402
 from frontend.ir import Module  # noqa: E402
 from frontend.types import MemRefType, Type, VectorType  # noqa: E402
@@ -102,7 +102,7 @@ Observe = Callable[[Any], None]
 
 def _optimize(**kwargs: Any) -> Callable[..., Module]:
     def build(module: Module, observe: Observe | None = None) -> Module:
-        from eqsat.optimize import optimize_module
+        from eqsat.optimizer import optimize_module
 
         result = optimize_module(module, **kwargs)
         if observe is not None:

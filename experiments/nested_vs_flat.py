@@ -68,7 +68,7 @@ def run(spec: Spec) -> dict[str, Any]:
     from eqsat.bench.harness import Compiled, compare, make_inputs, median_ns, signature
     from eqsat.bench.run import RTOL, interpret
     from eqsat.codegen import emit_assembly
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
 
     target, path, text, module = kv.load_kernel(spec)
     optimized = optimize_module(module, target=target, emit=spec.params["emit"]).module

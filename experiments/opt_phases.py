@@ -38,13 +38,13 @@ OUT = ROOT / "experiments" / "results" / "scaling-100k"
 PHASES = (
     ("eqsat.commands", "parse", "parse + verify input"),
     ("eqsat.encode", "Encoder.encode_block", "encode (Python)"),
-    ("eqsat.optimize", "_load", "encode (egglog load)"),
-    ("eqsat.optimize", "saturate", "saturate"),
-    ("eqsat.optimize", "Snapshot", "extract: read e-graph"),
-    ("eqsat.optimize", "_extract_root", "extract: greedy + refine"),
+    ("eqsat.optimizer", "_load", "encode (egglog load)"),
+    ("eqsat.optimizer", "saturate", "saturate"),
+    ("eqsat.optimizer", "Snapshot", "extract: read e-graph"),
+    ("eqsat.optimizer", "_extract_root", "extract: greedy + refine"),
     ("eqsat.extract_refine", "refine", "  of which refine"),
     ("eqsat.decode", "Decoder.decode_block", "decode"),
-    ("eqsat.optimize", "_verify", "verify output"),
+    ("eqsat.optimizer", "_verify", "verify output"),
     ("eqsat.commands", "print_module", "print"),
 )
 

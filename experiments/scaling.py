@@ -140,7 +140,7 @@ def _run_measured(spec: Spec) -> dict[str, Any]:
 
 def _run(spec: Spec) -> dict[str, Any]:
     from eqsat.memory import PeakSampler
-    from eqsat.optimize import Budget, optimize_module
+    from eqsat.optimizer import Budget, optimize_module
     from eqsat.targets import load_target
     from frontend import parse
 

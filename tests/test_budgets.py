@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from eqsat.optimize import Budget, optimize_module
+from eqsat.optimizer import Budget, optimize_module
 from eqsat.saturate import StopReason
 from experiments.budgets import NATIVE, agrees, all_kernels, stress
 from frontend import parse

@@ -11,7 +11,7 @@ import pytest
 
 from eqsat.codegen import CodegenError, compile, emit_assembly, emit_llvm_ir
 from eqsat.codegen.table import LOWERINGS, STRUCTURAL, UNSUPPORTED
-from eqsat.interpret import Interpreter
+from eqsat.interpreter import Interpreter
 from eqsat.targets import load_target
 from frontend import parse
 from frontend.errors import RuntimeFault

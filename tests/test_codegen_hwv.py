@@ -16,8 +16,8 @@ import pytest
 
 from eqsat.codegen import compile, emit_assembly, emit_llvm_ir
 from eqsat.codegen.types import CodegenError
-from eqsat.interpret import Interpreter
-from eqsat.optimize import optimize_module
+from eqsat.interpreter import Interpreter
+from eqsat.optimizer import optimize_module
 from eqsat.targets import load_target
 from frontend import parse, parse_file
 from tests.mlir_tools import program_paths

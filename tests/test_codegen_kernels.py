@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from eqsat.codegen import compile
-from eqsat.interpret import Interpreter
+from eqsat.interpreter import Interpreter
 from eqsat.targets import load_target
 from experiments.lib.kernels import MATMUL, MULTI_REDUCTION, TRANSFER, TRANSPOSE
 from frontend import parse
@@ -138,7 +138,7 @@ def test_fma_without_an_fma_unit_rounds_once_unless_fast_math(capsys) -> None:
     text = Path(path).read_text()
     if not load_target("x86-64-v2").runs_on_host():
         return
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
 
     outs = []
     for reassoc in (False, True):
@@ -162,7 +162,7 @@ def test_fast_math_8x8x8_matmul_is_pair_broadcasts_without_spills(capsys) -> Non
     from pathlib import Path
 
     from eqsat.cli import main
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
 
     path = Path(__file__).parent.parent / "experiments" / "bench_kernels" / "matmul_8x8x8.mlir"
     assert main(["opt", str(path), "--target", "avx2", "--emit", "asm", "--reassoc"]) == 0

@@ -12,7 +12,7 @@ import pytest
 
 from eqsat.codegen.api import compile, emit_llvm_ir
 from eqsat.targets import load_target
-from eqsat.interpret import Interpreter
+from eqsat.interpreter import Interpreter
 from frontend import parse
 from frontend.semantics_math import exp
 

@@ -12,7 +12,7 @@ import pytest
 
 from eqsat.codegen import compile
 from eqsat.codegen.types import CodegenError
-from eqsat.interpret import RuntimeFault
+from eqsat.interpreter import RuntimeFault
 from eqsat.targets import load_target
 from frontend import parse, parse_file
 from tests.test_memref_runtime import UNKNOWN_RUNTIME_CALL

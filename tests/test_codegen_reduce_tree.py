@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from eqsat.codegen.api import compile, emit_llvm_ir
-from eqsat.interpret import Interpreter
+from eqsat.interpreter import Interpreter
 from eqsat.targets import load_target
 from frontend import parse
 

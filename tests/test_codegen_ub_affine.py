@@ -10,7 +10,7 @@ import io
 import pytest
 
 from eqsat.codegen import compile
-from eqsat.interpret import Interpreter
+from eqsat.interpreter import Interpreter
 from eqsat.targets import load_target
 from frontend import parse
 from frontend.errors import RuntimeFault
@@ -116,7 +116,7 @@ def test_zero_divisor_is_a_located_fault(target: str) -> None:
 def test_full_insert_chain_over_poison_becomes_from_elements() -> None:
     """rules/canonicalize/poison.egg: the chain is the vector of its elements, and the
     optimized program (no ub.poison left) prints what the original printed."""
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
     from frontend import print_module
 
     src = """func.func @entry() {

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from eqsat.interpret import Interpreter
-from eqsat.optimize import optimize_module
+from eqsat.interpreter import Interpreter
+from eqsat.optimizer import optimize_module
 from eqsat.targets import load_target
 from frontend import parse
 

@@ -221,7 +221,7 @@ def test_reduction_over_the_outer_dim_of_wide_rows_is_plain_wide_adds() -> None:
     """The issue's regression: rows of 8 avx2 registers reduced over the outer dim are 15
     wide adds (MLIR's innerparallel), not a transpose and 64 horizontal reductions; the cost
     is those adds' cycles (no spills: the rows stream through)."""
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
     from frontend import parse
 
     target = load_target("avx2")
@@ -248,7 +248,7 @@ def test_pressure_prices_the_registers_live_beyond_the_target() -> None:
     """Products of 16 avx2 registers each, made before they are summed: the schedule keeps
     several live at once, beyond avx2's 16 registers; each register pushed out costs a store
     and a reload. The total is the throughput cost plus that spill term."""
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
     from eqsat.targets.pressure import live_registers
     from frontend import parse
 
@@ -288,7 +288,7 @@ def test_shuffles_across_128_bit_lanes_cost_a_permute_per_source_and_a_blend() -
 def test_staged_transpose_profile_prices_the_shuffles_its_expander_builds() -> None:
     """The 4x4 staged transpose's profile, on f64 rows of one ymm register each, costs what the
     shuffles its expander emits cost under the same model, mask by mask."""
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
     from eqsat.targets.expansions import expansion
     from frontend import parse
 
@@ -320,7 +320,7 @@ def test_llvm_folds_the_element_wise_transpose_into_shuffles() -> None:
     move per lane (the code is for the avx2 target machine, whatever the host)."""
     from eqsat.codegen import emit_assembly
     from eqsat.forced_strategies import forced_cost_overrides
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
     from experiments.lib.kernel_variants import count_instructions
     from frontend import parse
 

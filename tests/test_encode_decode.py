@@ -11,8 +11,8 @@ import pytest
 from frontend import parse, parse_file, print_module
 from eqsat.cost import vv_cost
 from eqsat.encode import Encoder
-from eqsat.interpret import Interpreter, run_function
-from eqsat.optimize import optimize_module
+from eqsat.interpreter import Interpreter, run_function
+from eqsat.optimizer import optimize_module
 
 PROGRAMS = sorted((Path(__file__).parent / "programs").glob("*.mlir"))
 
@@ -112,7 +112,7 @@ def test_encoding_numbers_blocks_and_names_every_root() -> None:
 def test_a_long_def_use_chain_decodes():
     """Decoding recurses along def-use chains: 3,000 dependent ops must not hit Python's
     default recursion limit (scaling runs found it at 500)."""
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
 
     n = 3000
     body = ["  %v0 = arith.addf %a, %b : vector<8xf32>"]

@@ -10,7 +10,7 @@ import pytest
 
 from eqsat.cli import main
 from eqsat.export import serialize
-from eqsat.optimize import optimize_module
+from eqsat.optimizer import optimize_module
 from frontend import parse
 
 ROOT = Path(__file__).resolve().parent.parent

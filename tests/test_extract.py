@@ -192,12 +192,9 @@ def test_root_as_value_and_missing_root() -> None:
 
 def test_an_extraction_error_names_its_function(monkeypatch: pytest.MonkeyPatch) -> None:
     """`eqsat opt` prints the error: it says which function of the file has no program."""
-    import importlib
-
+    import eqsat.optimizer as opt
     from eqsat.targets import load_target
     from frontend import parse
-
-    opt = importlib.import_module("eqsat.optimize")  # (``eqsat.optimize`` is also a function)
 
     text = """func.func @first(%a: vector<4xf32>) -> vector<4xf32> {
   return %a : vector<4xf32>

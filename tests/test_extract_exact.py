@@ -8,7 +8,7 @@ import pytest
 from eqsat.egraph import EGraph
 from eqsat.extract import ExtractionError, Snapshot, TableCost
 from eqsat.extract_exact import extract_exact
-from eqsat.optimize import optimize_module
+from eqsat.optimizer import optimize_module
 from eqsat.targets import load_target
 from experiments.lib.kernels import suite
 from frontend import parse

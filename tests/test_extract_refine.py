@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 from eqsat.extract import postorder
 from eqsat.extract_refine import KernelSets, _acyclic, _dag_lower_bound, acyclic_postorder
-from eqsat.optimize import optimize_module
+from eqsat.optimizer import optimize_module
 from eqsat.targets import load_target
 from experiments.lib.scaling_programs import straight_line
 from frontend import parse

@@ -12,7 +12,7 @@ import pytest
 
 from eqsat.cli import main
 from eqsat.codegen.api import compile, emit_llvm_ir
-from eqsat.interpret import Interpreter
+from eqsat.interpreter import Interpreter
 from eqsat.targets import load_target
 from frontend import parse
 from frontend.semantics_vector import contract
@@ -199,7 +199,7 @@ def _vt(*shape: int) -> tuple:
 def test_fused_outer_profile_prices_the_fmas_its_expander_builds() -> None:
     """ContractOuterFused's cost profile has one fma per row and reduction point, as many as
     the fused outerproducts its expander builds (and ContractOuter a mulf and an addf each)."""
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
     from eqsat.targets.expansions import expansion
 
     m, k, n = 4, 8, 16
@@ -219,7 +219,7 @@ def test_fused_outer_profile_prices_the_fmas_its_expander_builds() -> None:
 def test_optimizer_in_fused_mode_keeps_the_bits(target: str) -> None:
     """Optimized in fp-contract mode, the kernel computes the fused bits (interpreted, and
     compiled where the host runs the target); no lowering with rounded products is chosen."""
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
 
     t = load_target(target)
     module = parse(KERNEL)
@@ -249,7 +249,7 @@ def test_a_forced_outerproduct_strategy_is_the_fused_one_in_fused_mode() -> None
     """MLIR's outerproduct strategy, forced (a transform script's choice), is ContractOuterFused
     in fp-contract mode (ContractOuter's rule is left out there) and ContractOuter outside it."""
     from eqsat.forced_strategies import forced_cost_overrides, own_strategies
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
 
     over = forced_cost_overrides({"vector.contract": "outerproduct"})
     assert "ContractOuterFused" not in over and "ContractOuter" not in over

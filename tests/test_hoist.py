@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from eqsat.hoist import hoist_module
-from eqsat.interpret import Interpreter
+from eqsat.interpreter import Interpreter
 from frontend import parse
 from frontend.ir import Module
 
@@ -90,7 +90,7 @@ def test_a_view_of_the_memref_stops_the_pass() -> None:
 
 
 def test_optimize_module_hoists_before_saturation_and_leaves_its_input_alone() -> None:
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
     from eqsat.targets import load_target
 
     module = parse(GEMM)

@@ -276,7 +276,7 @@ GOOD = (np.zeros(4, np.float32), np.zeros((2, 3), np.int32))
     ],
 )
 def test_interpreter_api_rejects_wrong_arrays(args: tuple, message: str) -> None:
-    from eqsat.interpret import Interpreter
+    from eqsat.interpreter import Interpreter
     from frontend import parse
 
     with pytest.raises(TypeError, match=re.escape(message)):
@@ -330,7 +330,7 @@ LIFETIME_FAULTS = [p for p in RUN_FAULTS if p.stem.startswith(("uaf_", "dealloc_
 def test_the_interpreter_reports_use_after_free_where_checked_code_does(path: Path) -> None:
     """Use after free, double free, the dealloc of an alloca or a global: the interpreter's
     fault is the same, at the same op."""
-    from eqsat.interpret import Interpreter
+    from eqsat.interpreter import Interpreter
     from frontend import parse
     from frontend.errors import RuntimeFault
 
@@ -342,7 +342,7 @@ def test_the_interpreter_reports_use_after_free_where_checked_code_does(path: Pa
 
 def test_the_dealloc_of_an_argument_says_so_in_both_engines() -> None:
     from eqsat.codegen.api import compile
-    from eqsat.interpret import Interpreter
+    from eqsat.interpreter import Interpreter
     from frontend import parse
     from frontend.errors import RuntimeFault
 
@@ -462,7 +462,7 @@ def test_compiled_runs_agree_with_the_interpreter(path: Path) -> None:
     (@"é", @""); unsigned and overflowing loops: the compiled program prints what the
     interpreter prints and faults where it faults."""
     from eqsat.codegen.api import compile
-    from eqsat.interpret import Interpreter
+    from eqsat.interpreter import Interpreter
     from frontend import parse
 
     module = parse(path.read_text(), str(path))
@@ -497,7 +497,7 @@ def test_read_only_arrays_are_never_written(engine: str) -> None:
     """A write into a read-only array (immutable bytes behind np.frombuffer, writeable=False)
     is an error naming the argument; reading one is fine."""
     from eqsat.codegen.api import compile
-    from eqsat.interpret import Interpreter
+    from eqsat.interpreter import Interpreter
     from frontend import parse
 
     module = parse(WRITES)

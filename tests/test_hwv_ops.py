@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from eqsat.interpret import Interpreter
-from eqsat.optimize import optimize_module
+from eqsat.interpreter import Interpreter
+from eqsat.optimizer import optimize_module
 from eqsat.schema import constructors
 from frontend import MLIRError, parse, print_module
 from frontend.ops import lookup

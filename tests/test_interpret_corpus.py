@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from eqsat.cli import main
-from eqsat.interpret import Interpreter, RuntimeFault
+from eqsat.interpreter import Interpreter, RuntimeFault
 from frontend import MLIRError, parse
 from tests.mlir_tools import expected_path, program_paths, reference_of
 

@@ -12,7 +12,7 @@ import io
 
 import pytest
 
-from eqsat.interpret import Interpreter
+from eqsat.interpreter import Interpreter
 from frontend import parse
 from frontend.ops import all_specs
 

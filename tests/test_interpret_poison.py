@@ -11,7 +11,7 @@ import io
 import numpy as np
 import pytest
 
-from eqsat.interpret import Interpreter
+from eqsat.interpreter import Interpreter
 from frontend import parse
 from frontend.affine import ceildiv, floordiv, mod
 from frontend.errors import RuntimeFault

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from eqsat.hoist import hoist_module
-from eqsat.interpret import Interpreter
-from eqsat.optimize import optimize_module
+from eqsat.interpreter import Interpreter
+from eqsat.optimizer import optimize_module
 from eqsat.targets import load_target
 from experiments.kernels_e2e import gen_kernels
 from frontend import parse

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from eqsat.cost import table_cost
-from eqsat.interpret import Interpreter
-from eqsat.optimize import optimize_module
+from eqsat.interpreter import Interpreter
+from eqsat.optimizer import optimize_module
 from eqsat.rulefile import load, phase_files
 from frontend import parse, print_module
 

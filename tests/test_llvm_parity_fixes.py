@@ -14,8 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from mlir_tools import find_tool
 
-from eqsat.interpret import Interpreter
-from eqsat.optimize import optimize_module
+from eqsat.interpreter import Interpreter
+from eqsat.optimizer import optimize_module
 from frontend import MLIRError, parse, print_module
 
 ARGS = (

@@ -16,8 +16,8 @@ from eqsat.check_rules import check_rules
 from eqsat.codegen import compile
 from eqsat.cost import vv_cost
 from eqsat.encode import Encoder
-from eqsat.interpret import Interpreter
-from eqsat.optimize import optimize_module
+from eqsat.interpreter import Interpreter
+from eqsat.optimizer import optimize_module
 from eqsat.rulefile import load, rules_dir
 from eqsat.targets import load_target
 from frontend import parse, parse_file

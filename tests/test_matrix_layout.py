@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mlir_tools import PROGRAMS_DIR, missing_tools, run_text_with_mlir
 
 from eqsat.cli import main
-from eqsat.interpret import Interpreter
+from eqsat.interpreter import Interpreter
 from frontend import parse
 from frontend import semantics_vector as S
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from eqsat.interpret import Interpreter
-from eqsat.optimize import optimize_module
+from eqsat.interpreter import Interpreter
+from eqsat.optimizer import optimize_module
 from eqsat.schema import BARRIER_OP, READ_OP, by_constructor
 from frontend import parse
 

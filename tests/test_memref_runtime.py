@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from mlir_tools import missing_tools, run_text_with_mlir
 
-from eqsat.interpret import Interpreter, RuntimeFault
+from eqsat.interpreter import Interpreter, RuntimeFault
 from frontend import parse
 
 PROGRAM = Path(__file__).resolve().parent / "runtime_programs" / "print_memref.mlir"

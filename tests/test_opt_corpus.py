@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from frontend import parse_file, print_module
-from eqsat.interpret import run_function
-from eqsat.optimize import optimize_module
+from eqsat.interpreter import run_function
+from eqsat.optimizer import optimize_module
 from tests import mlir_tools
 
 PROGRAMS = sorted((Path(__file__).parent / "programs").glob("*.mlir"))

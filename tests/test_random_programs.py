@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from eqsat.cost import vv_cost
-from eqsat.interpret import Interpreter
-from eqsat.optimize import optimize_module
+from eqsat.interpreter import Interpreter
+from eqsat.optimizer import optimize_module
 from frontend import parse
 
 MM = (

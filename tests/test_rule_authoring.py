@@ -10,7 +10,7 @@ import pytest
 
 from eqsat.cli import main
 from eqsat.egraph import RuleError
-from eqsat.optimize import rules_phase_of
+from eqsat.optimizer import rules_phase_of
 from eqsat.rulefile import load
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,9 +13,9 @@ import pytest
 
 import eqsat.extract as extract_mod
 from eqsat.encode import Encoder
-from eqsat.interpret import Interpreter
+from eqsat.interpreter import Interpreter
 from eqsat.memory import MemoryBudget, MemoryExceeded, format_size, parse_size, rss
-from eqsat.optimize import Budget, optimize_module
+from eqsat.optimizer import Budget, optimize_module
 from eqsat.saturate import Phase, StopReason, saturate
 from eqsat.targets import load_target
 from eqsat.windows import plan_windows

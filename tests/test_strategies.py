@@ -20,8 +20,8 @@ import numpy as np
 import pytest
 
 from eqsat.cost import vv_cost
-from eqsat.interpret import Interpreter
-from eqsat.optimize import OptimizeResult, optimize_module
+from eqsat.interpreter import Interpreter
+from eqsat.optimizer import OptimizeResult, optimize_module
 from eqsat.rulefile import rules_dir, RuleFile, load
 from eqsat.strategies import STRATEGIES
 from frontend import parse, print_module

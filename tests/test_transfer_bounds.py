@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from eqsat.cli import main
-from eqsat.interpret import Interpreter, RuntimeFault
+from eqsat.interpreter import Interpreter, RuntimeFault
 from frontend import parse
 
 PROGRAM = Path(__file__).resolve().parent / "programs" / "transfer_in_bounds_flat.mlir"

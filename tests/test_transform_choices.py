@@ -16,7 +16,7 @@ from mlir_tools import MLIR22, validate_with_mlir_opt
 
 from eqsat.cli import main
 from eqsat.forced_strategies import FAMILIES, KEPT_OP_COST, forced_cost_overrides
-from eqsat.interpret import Interpreter
+from eqsat.interpreter import Interpreter
 from frontend import MLIRError, parse, print_module
 from frontend.ops.transform import module_strategy_choices
 

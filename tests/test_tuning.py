@@ -94,7 +94,7 @@ def test_shares_reprice_the_full_cost_extraction_gives() -> None:
     eqsat's own program is priced as its extraction reported."""
     import dataclasses
 
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
 
     target = load_target("avx2")
     module, _ = tr.kernel_module("reduce_add_16x64_d0_f32")

@@ -6,8 +6,8 @@ import io
 
 from frontend import parse, print_module
 from eqsat.cost import vv_cost
-from eqsat.interpret import run_function
-from eqsat.optimize import optimize_module
+from eqsat.interpreter import run_function
+from eqsat.optimizer import optimize_module
 from eqsat.schema import neutral_facts
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from eqsat.interpret import Interpreter
-from eqsat.optimize import loop_level, optimize_module
+from eqsat.interpreter import Interpreter
+from eqsat.optimizer import loop_level, optimize_module
 from eqsat.targets import load_target
 from eqsat.unroll_loops import unroll_module
 from experiments.kernels_e2e.gen_kernels import gemm

@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 from eqsat.codegen import compile
-from eqsat.interpret import Interpreter
-from eqsat.optimize import optimize_module
+from eqsat.interpreter import Interpreter
+from eqsat.optimizer import optimize_module
 from eqsat.targets import load_target
 from frontend import parse_file, print_module
 from frontend.ir import Module

@@ -68,7 +68,7 @@ def _llvm_ir(
     module: Module, target: Target, cost: Any, rules: tuple[str, ...], layout: str
 ) -> str:
     from eqsat.codegen import emit_llvm_ir
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
 
     result = optimize_module(module, target=target, emit="hwv", cost=cost,
                              extra_rule_paths=rules)  # fmt: skip

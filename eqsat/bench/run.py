@@ -167,7 +167,7 @@ def eqsat_llvm_ir(
     ``+fast-math`` group), then emit LLVM IR with ``eqsat.codegen`` (float reductions
     reassociated in both other groups); ``fp_contract``: both in fp-contract mode."""
     from eqsat.codegen import emit_llvm_ir
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
 
     fast = group == "+fast-math"
     # +reassoc: float reductions priced as trees (the cost model's reassoc), no fast-math rules
@@ -187,7 +187,7 @@ def interpret(
 ) -> list[Any]:
     """The reference interpreter's outputs on fresh copies of ``inputs`` (in fp-contract mode
     when ``fp_contract``)."""
-    from eqsat.interpret import Interpreter
+    from eqsat.interpreter import Interpreter
 
     bufs = copy_inputs(inputs)
     result = Interpreter(module, fp_contract=fp_contract).call(sig.entry, *bufs)

@@ -193,7 +193,7 @@ def _call(em: FuncEmitter, op: Operation, fn: ir.Function, args: list[ir.Value])
 def _bounded_call(em: FuncEmitter, op: Operation, fn: ir.Function, args: list[ir.Value]) -> Any:
     """Checked mode: calls nested deeper than the interpreter's MAX_CALL_DEPTH are a fault
     (and not made) instead of a stack overflow or an endless loop."""
-    from eqsat.interpret import MAX_CALL_DEPTH
+    from eqsat.interpreter import MAX_CALL_DEPTH
 
     i64 = ir.IntType(64)
     depth = em.m.module.globals.get(CALL_DEPTH)

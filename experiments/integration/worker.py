@@ -37,7 +37,7 @@ def _say(kind: str, message: str) -> int:
 def _compiled(module: object, target_name: str, entry: str, layout: str) -> int:
     from eqsat.codegen import compile
     from eqsat.forced_strategies import module_cost_overrides
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
     from eqsat.targets import load_target
 
     target = load_target(target_name)
@@ -82,7 +82,7 @@ def main(argv: list[str]) -> int:
         return _say("frontend", f"{path}: error: @{entry} takes arguments")
     try:
         if stage == "interp":
-            from eqsat.interpret import Interpreter
+            from eqsat.interpreter import Interpreter
 
             try:
                 Interpreter(module, out=sys.stdout, matrix_layout=layout).call(entry)

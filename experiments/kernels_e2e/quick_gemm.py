@@ -6,7 +6,7 @@ default lowering of a 256^3 GEMM take many minutes there): times ``gemm_N.mlir``
 benchmark's own machinery (``eqsat.bench.run.measure``: child processes, 2 placements, median
 of 5 samples of 20 ms of thread CPU time) for eqsat and for MLIR 22's outerproduct, llvmintr
 and parallelarith strategies on the file after eqsat's loop passes (hoisting, unrolling the
-innermost loop by 4: ``eqsat.optimize.loop_level``; rows "hoisted input"); checks every output
+innermost loop by 4: ``eqsat.optimizer.loop_level``; rows "hoisted input"); checks every output
 against a float64 ``C + A @ B`` instead of the interpreter (relative error reported); and
 times numpy with one OpenBLAS thread (``eqsat.bench.numpy_baseline``). Writes
 ``experiments/results/kernels_e2e_gemm_N_quick.json`` with provenance.
@@ -35,7 +35,7 @@ from eqsat.bench.mlir_baseline import single_variants  # noqa: E402
 from eqsat.bench.numpy_baseline import time_numpy  # noqa: E402
 from eqsat.bench.run import FMA_UNITS, cpu_clock_ghz, default_variants, measure, mlir_variant  # noqa: E402
 from eqsat.bench.variants import Variant  # noqa: E402
-from eqsat.optimize import loop_level  # noqa: E402
+from eqsat.optimizer import loop_level  # noqa: E402
 from eqsat.targets import Target, load_target  # noqa: E402
 from experiments.lib import provenance  # noqa: E402
 from frontend import Module, parse  # noqa: E402
@@ -47,7 +47,7 @@ MLIR_ROWS = ("mlir-contract-outerproduct", "mlir-contract-llvmintr", "mlir-contr
 def _no_unroll(module: Module, target: Target, fused: bool) -> str:
     """eqsat's row without its loop unrolling (``optimize_module(unroll=1)``): what it gives."""
     from eqsat.codegen import emit_llvm_ir
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
 
     result = optimize_module(module, target=target, emit="hwv", fp_contract=fused, unroll=1)
     return emit_llvm_ir(result.module, target, fp_contract=fused)

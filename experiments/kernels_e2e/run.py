@@ -3,7 +3,7 @@
 For each kernel of this directory: ``eqsat.bench.run.bench`` times eqsat's code (optimized for
 the target: hoisting, saturation, extraction, ``eqsat.codegen``) and MLIR 22's own pipeline on
 the same file (its default and each forced contraction strategy, reassociation off); then the
-same MLIR pipelines once more on the file after eqsat's loop passes (``eqsat.optimize.loop_level``:
+same MLIR pipelines once more on the file after eqsat's loop passes (``eqsat.optimizer.loop_level``:
 hoisting, then unrolling the innermost loops by 4), so that MLIR's best is not held back by a
 loop-level step it would take in a real pipeline (rows "hoisted input"); and numpy
 (one OpenBLAS thread, ``eqsat.bench.numpy_baseline``) on inputs of the same shapes. Writes
@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:
 
 from eqsat.bench.numpy_baseline import time_numpy  # noqa: E402
 from eqsat.bench.run import FMA_UNITS, Report, bench, cpu_clock_ghz  # noqa: E402
-from eqsat.optimize import loop_level  # noqa: E402
+from eqsat.optimizer import loop_level  # noqa: E402
 from eqsat.targets import load_target  # noqa: E402
 from experiments.lib import provenance  # noqa: E402
 from frontend import parse  # noqa: E402

@@ -55,7 +55,7 @@ def _term_ops(term: Any, seen: set[int], out: set[str]) -> None:
 
 def strategies_used(result: Any) -> dict[str, set[str]]:
     """Function name -> the strategy constructors the extraction chose for it, over every
-    round of an ``eqsat.optimize.OptimizeResult``."""
+    round of an ``eqsat.optimizer.OptimizeResult``."""
     from eqsat.strategies import STRATEGIES
 
     out: dict[str, set[str]] = defaultdict(set)

@@ -95,7 +95,7 @@ def eqsat_variant(
     predicted cost is the first round's (``first_round_cost``)."""
     from eqsat.codegen import emit_llvm_ir
     from eqsat.forced_strategies import forced_cost_overrides
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
 
     overrides = forced_cost_overrides(choice) if choice else None
     result = optimize_module(

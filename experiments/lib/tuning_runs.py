@@ -364,7 +364,7 @@ def run_alternative(spec: Spec) -> dict[str, Any]:
     from eqsat.bench.harness import compare, make_inputs, signature
     from eqsat.bench.run import interpret
     from eqsat.forced_strategies import forced_cost_overrides
-    from eqsat.optimize import optimize_module
+    from eqsat.optimizer import optimize_module
     from frontend.printer import print_module
 
     p = spec.params

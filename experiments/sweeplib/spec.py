@@ -27,7 +27,7 @@ class Spec:
     - ``target``: a target name of ``costs/`` (or None for the target-independent VV model).
     - ``phases``/``fast_math``/``extra_rules``: which rule files the run uses (hashed in the
       record); ``costs``: a cost-file path overriding the target's own file.
-    - ``budget``: saturation limits (``eqsat.optimize.Budget`` fields).
+    - ``budget``: saturation limits (``eqsat.optimizer.Budget`` fields).
     """
 
     study: str

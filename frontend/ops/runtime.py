@@ -51,7 +51,7 @@ __all__ = [
 
 
 class EvalContext(Protocol):
-    """The interpreter as seen by ``OpSpec.eval`` (``eqsat.interpret.Interpreter``)."""
+    """The interpreter as seen by ``OpSpec.eval`` (``eqsat.interpreter.Interpreter``)."""
 
     vscale: int  # runtime value of vscale: scalable dims are multiplied by it
     out: TextIO  # where vector.print writes
