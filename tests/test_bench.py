@@ -520,3 +520,33 @@ def test_fp_contract_mode_makes_mlirs_outerproduct_the_bit_exact_rival() -> None
         assert report.fp_contract is fused and eq.exact and outer.equal and dot.equal
         assert outer.exact is fused and not dot.exact, report.rows
         assert ("fp-contract mode" in format_report(report)) is fused
+
+
+def test_mlir_also_runs_after_eqsats_loop_passes() -> None:
+    """eqsat's rows are hoisted and unrolled (eqsat.optimizer.loop_level); MLIR's variants
+    run on the program after those passes too (mlir-loops-*), where they change it."""
+    target = load_target("avx2")
+    flat = (KERNELS / "axpy_8x32.mlir").read_text()
+    looped = """func.func @k(%x: memref<8xf32>, %y: memref<8xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %n step %c1 {
+    %a = vector.transfer_read %x[%c0], %p {in_bounds = [true]} : memref<8xf32>, vector<8xf32>
+    %b = vector.transfer_read %y[%c0], %p {in_bounds = [true]} : memref<8xf32>, vector<8xf32>
+    %s = arith.addf %a, %b : vector<8xf32>
+    vector.transfer_write %s, %y[%c0] {in_bounds = [true]} : vector<8xf32>, memref<8xf32>
+  }
+  return
+}"""  # the read of %x and the read-write pair of %y leave the loop
+
+    def names(text: str, loops: bool = True) -> list[str]:
+        vs = run.default_variants(text, parse(text), target, ("", "+reassoc"), "mlir",
+                                  only=["mlir-default", "mlir-default+reassoc"],
+                                  space="single", loops=loops)  # fmt: skip
+        return [v.name for v in vs]
+
+    assert names(looped) == ["eqsat", "eqsat+reassoc", "mlir-default", "mlir-loops-default",
+                             "mlir-default+reassoc", "mlir-loops-default+reassoc"]  # fmt: skip
+    assert names(looped, loops=False) == names(flat) == [
+        "eqsat", "eqsat+reassoc", "mlir-default", "mlir-default+reassoc"]

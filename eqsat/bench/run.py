@@ -40,7 +40,7 @@ from eqsat.bench.variants import Variant, with_fast_math
 from eqsat.bench.worker import Job
 from eqsat.codegen.llvm_options import LlvmOptions
 from eqsat.targets import Target
-from frontend import Module, parse
+from frontend import Module, parse, print_module
 from frontend.errors import SourceLoc
 
 #: Floating-point agreement: relative to the output's magnitude (FMA vs separate multiply-add
@@ -202,28 +202,42 @@ def default_variants(
     text: str, module: Module, target: Target, groups: Sequence[str], baseline: str | None,
     layout: str = "nested", only: Sequence[str] | None = None, space: str = "full",
     fp_contract: bool = False,
+    loops: bool = True,
 ) -> list[Variant]:  # fmt: skip
     """eqsat's row of each group (in fp-contract mode when ``fp_contract``), then
     (``baseline="mlir"``) MLIR's variants of each group: its whole strategy space
-    (``space="full"``) or each strategy alone (``"single"``)."""
+    (``space="full"``) or each strategy alone (``"single"``). Where eqsat's loop passes
+    (``eqsat.optimizer.loop_level``: hoisting loop-invariant transfers, unrolling short
+    innermost loops) change the program, MLIR's variants also run on the program after them
+    (``mlir-loops-*``, unless ``loops`` is false): eqsat's rows get those passes, so MLIR's
+    best gets them too."""
     from eqsat.bench.mlir_baseline import single_variants, strategy_variants
+    from eqsat.optimizer import loop_level
 
     out = [Variant(f"eqsat{g}",
                    lambda g=g: eqsat_llvm_ir(module, target, g, layout, fp_contract), g)
            for g in groups]  # fmt: skip
     if baseline == "mlir":
+        looped = print_module(loop_level(module)) if loops else None
+        inputs = [("", text)]
+        if looped is not None and looped != print_module(module):
+            inputs.append(("loops-", looped))
         for g in groups:
             avx2 = "avx2" in target.requires
             vs = strategy_variants(text, g, avx2) if space == "full" else single_variants(g)
-            out += [mlir_variant(text, v, g) for v in vs if only is None or v.name in only]
+            out += [mlir_variant(source, v, g, prefix) for prefix, source in inputs
+                    for v in vs if only is None or v.name in only]  # fmt: skip
     return out
 
 
-def mlir_variant(text: str, v: Any, group: str) -> Variant:
-    """The benchmark's variant of ``v`` (an ``eqsat.bench.mlir_baseline.Variant``)."""
+def mlir_variant(text: str, v: Any, group: str, prefix: str = "") -> Variant:
+    """The benchmark's variant of ``v`` (an ``eqsat.bench.mlir_baseline.Variant``) on
+    ``text``; ``prefix`` goes after ``mlir-`` in its name (``loops-``: the input after eqsat's
+    loop passes)."""
     from eqsat.bench.mlir_baseline import lower_to_llvm_ir
 
-    return Variant(v.name, lambda: lower_to_llvm_ir(text, v), group, v.matrix_layout, True)
+    name = "mlir-" + prefix + v.name.removeprefix("mlir-")
+    return Variant(name, lambda: lower_to_llvm_ir(text, v), group, v.matrix_layout, True)
 
 
 def _median_and_spread(res: ItemResult) -> tuple[float | None, tuple[float, float] | None]:
@@ -402,13 +416,15 @@ def bench(
     space: str = "full",
     written: dict[str, SourceLoc] | None = None,
     fp_contract: bool = False,
+    loops: bool = True,
 ) -> Report:
     """Compile, check and time every variant of ``@entry`` (see the module docstring).
     ``only`` restricts the MLIR variants by name (tests); ``extra`` adds rows; ``written``:
     the scalars taken from the file's ``// ARGS:`` line, and where (``make_inputs``).
     ``fp_contract``: the program's float contractions fuse each multiply-add (fp-contract
     mode): eqsat's rows are optimized and compiled in it and the reference interpreter runs in
-    it, so the MLIR lowerings that compute those bits (outerproduct) are the bit-exact ones."""
+    it, so the MLIR lowerings that compute those bits (outerproduct) are the bit-exact ones.
+    ``loops``: MLIR's variants also run after eqsat's loop passes (``default_variants``)."""
     t_parse = time.perf_counter()
     module = parse(text, file)
     parse_s = time.perf_counter() - t_parse
@@ -421,7 +437,7 @@ def bench(
         require_tools()
     groups = groups_for(reassoc, fast_math)
     variants = default_variants(text, module, target, groups, baseline, layout, only, space,
-                                fp_contract)  # fmt: skip
+                                fp_contract, loops)  # fmt: skip
     variants += list(extra)
     oracle = interpret(module, sig, inputs, fp_contract)
     screened: list[Row] = []

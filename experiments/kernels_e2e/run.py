@@ -89,12 +89,13 @@ def run_kernel(
     text = (HERE / k.file).read_text()
     mine = bench(text, k.file, k.entry, target, baseline="mlir", repeats=repeats,
                  sample_seconds=sample_ms / 1000, only=MLIR_ONLY, space="single",
-                 fp_contract=fp_contract)  # fmt: skip
+                 fp_contract=fp_contract, loops=False)  # fmt: skip
     # MLIR's pipeline does not hoist or unroll; a real one would: give it eqsat's loop passes
+    # (timed as a run of its own, rows "hoisted input", instead of bench's mlir-loops-* rows)
     hoisted_text = print_module(loop_level(parse(text, k.file)))
     theirs = bench(hoisted_text, k.file + " (hoisted)", k.entry, target, baseline="mlir",
                    repeats=repeats, sample_seconds=sample_ms / 1000, only=MLIR_ONLY,
-                   space="single", fp_contract=fp_contract)  # fmt: skip
+                   space="single", fp_contract=fp_contract, loops=False)  # fmt: skip
     clock = cpu_clock_ghz()
     rows = _rows(mine) + [r for r in _rows(theirs, " (hoisted input)")
                           if r["variant"].startswith("mlir")]
