@@ -47,6 +47,9 @@ def _libm(name: str) -> Callable[[FuncEmitter, Operation], Any]:
             et = lanes[0][0].type
             c_name, wt = (name, F64) if et == F64 else (name + "f", F32)
             fn = em.m.declare(c_name, wt, [wt] * arity)
+            # Not a builtin to LLVM: it would fold a call on a constant with the double
+            # function rounded to float (coshf(1) one ulp off the library's), or rewrite it.
+            fn.attributes.add("nobuiltin")
             outs = []
             for args in lanes:
                 wide = [a if a.type == wt else em.b.fpext(a, wt) for a in args]
