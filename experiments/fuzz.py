@@ -13,7 +13,9 @@ original program is undefined (division by zero, ...) are skipped.
 Fast-math stages (``opt --fast-math`` at a target's HWV level, interpreted, and compiled with
 reassociation) are compared within ``experiments.lib.fuzz_tally.FAST_MATH_ULPS`` on the
 ordinary-values input. A compiled run is not compared for a program holding an op whose
-LLVM result is unspecified where the interpreter gives one (``fuzz_tally.compiled_exclusions``);
+LLVM result is unspecified where the interpreter gives one (``fuzz_tally.compiled_exclusions``),
+an optimized one for a program that bitcasts floats to integers (a NaN's payload,
+``fuzz_tally.optimized_exclusions``);
 every such program is counted and printed with its reason. ``--report FILE`` writes the
 coverage report: programs per lowering strategy chosen and per code generator lowering run.
 
@@ -47,6 +49,7 @@ from experiments.lib.fuzz_tally import (  # noqa: E402
     Tally,
     close,
     compiled_exclusions,
+    optimized_exclusions,
     float_constants,
     lowerings_used,
     magnitude,
@@ -417,10 +420,11 @@ def check_batch(
 
 def _compared(case: _Case, variant: Variant, tally: Tally | None) -> bool:
     """Whether ``variant`` is compared on ``case``; if not, the reasons go to ``tally``."""
-    reasons: list[str] = []
+    assert case.module is not None
     if variant.compiled:
-        assert case.module is not None
         reasons = compiled_exclusions(case.module.ops[0])
+    else:
+        reasons = optimized_exclusions(case.module.ops[0])
     if variant.fast_math and not case.ordinary:
         reasons.append("fast-math: undefined on the ordinary-values input")
     elif variant.fast_math and near_range([*case.trials[0][0], *case.trials[0][1],
