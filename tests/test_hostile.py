@@ -614,6 +614,16 @@ func.func @entry() {
 """
 
 
+def _sigint_default() -> None:
+    """In the child: SIGINT's default action. A suite started in the background by a
+    non-interactive shell (CI scripts: ``cmd &``) runs with SIGINT ignored, and an ignored
+    signal stays ignored across exec, so eqsat (rightly) keeps it ignored and the test's
+    Ctrl-C would do nothing."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("engine", ["interp", "compiled"])
 def test_ctrl_c_stops_a_run(engine: str, tmp_path: Path) -> None:
     """SIGINT while a program runs (interpreted, or compiled in its child process): "eqsat:
@@ -626,7 +636,8 @@ def test_ctrl_c_stops_a_run(engine: str, tmp_path: Path) -> None:
     target = "interp" if engine == "interp" else _host_target()
     p = subprocess.Popen([sys.executable, "-m", "eqsat.cli", "run", str(path), "--target",
                           target], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         env={**os.environ, "PYTHONUNBUFFERED": "1"})  # fmt: skip
+                         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                         preexec_fn=_sigint_default)  # fmt: skip
     try:
         assert p.stdout is not None and p.stdout.readline() == "0\n"  # it is running
         p.send_signal(signal.SIGINT)
@@ -644,7 +655,7 @@ def test_ctrl_c_while_the_command_line_imports(module: str) -> None:
 
     p = subprocess.Popen([sys.executable, "-X", "importtime", "-m", module, "parse",
                           str(HOSTILE / "bad_token.mlir")], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)  # fmt: skip
+                         stderr=subprocess.PIPE, text=True, preexec_fn=_sigint_default)  # fmt: skip
     try:
         assert p.stderr is not None
         for line in p.stderr:
