@@ -647,6 +647,35 @@ def test_ctrl_c_stops_a_run(engine: str, tmp_path: Path) -> None:
     assert p.returncode == 130 and err == "eqsat: interrupted\n", err
 
 
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+def test_a_killed_run_leaves_no_generated_code_running(tmp_path: Path) -> None:
+    """SIGKILL to `eqsat run` while its compiled code spins in the guard's child: the child
+    dies with it (PR_SET_PDEATHSIG), instead of spinning on as an orphan."""
+    import os
+    import signal
+    import time
+
+    path = tmp_path / "spin.mlir"
+    path.write_text(SPIN_COMPILED)
+    p = subprocess.Popen([sys.executable, "-m", "eqsat.cli", "run", str(path), "--target",
+                          _host_target()], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})  # fmt: skip
+    try:
+        assert p.stdout is not None and p.stdout.readline() == "0\n"  # the child is running
+        children = Path(f"/proc/{p.pid}/task/{p.pid}/children").read_text().split()
+        assert len(children) == 1, children
+        p.send_signal(signal.SIGKILL)
+        p.wait(timeout=TIMEOUT)
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{children[0]}").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)  # (an orphan is reaped by init once it is killed)
+        state = Path(f"/proc/{children[0]}/stat")
+        alive = state.exists() and state.read_text().split(") ")[-1][:1] not in ("Z", "X")
+        assert not alive, "the guard's child outlived its parent"
+    finally:
+        p.kill()
+
+
 @pytest.mark.parametrize("module", ["eqsat", "eqsat.cli"])
 def test_ctrl_c_while_the_command_line_imports(module: str) -> None:
     """SIGINT while Python is still importing eqsat (sent once numpy, the first of the big

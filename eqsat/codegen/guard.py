@@ -9,6 +9,7 @@ kept), an exception it raises is raised again in the parent, and a child killed 
 
 from __future__ import annotations
 
+import ctypes
 import faulthandler
 import os
 import pickle
@@ -43,6 +44,28 @@ class _PipeWriter:
         pass
 
 
+def _prctl() -> Any:
+    """libc's ``prctl`` (Linux), looked up in the parent: no dynamic loading after a fork."""
+    try:
+        return ctypes.CDLL(None).prctl if sys.platform.startswith("linux") else None
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _prctl()
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with(parent: int) -> None:
+    """In the child: be killed when the parent dies (Linux's PR_SET_PDEATHSIG), so that a
+    parent killed outright (SIGKILL, which it cannot relay) leaves no generated code spinning
+    on; if the parent is already gone, exit. Elsewhere the parent's own cleanup is all."""
+    if _PRCTL is not None:
+        _PRCTL(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
 def call_guarded(fn: Callable[[], Any], what: str, timeout: float | None = None) -> None:
     """Call ``fn`` (which returns nothing) in a child process; ``what`` names it in the
     error of a crash ("the avx2 code of @main"). The child is killed after ``timeout``
@@ -55,10 +78,12 @@ def call_guarded(fn: Callable[[], Any], what: str, timeout: float | None = None)
     sys.stderr.flush()
     with tempfile.TemporaryFile() as err:
         r, w = os.pipe()
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # the child: never returns
             code = 0
             try:
+                _die_with(parent)
                 os.close(r)
                 faulthandler.disable()  # the parent reports the signal, without a dump
                 sys.stdout = _PipeWriter(w)  # type: ignore[assignment]
