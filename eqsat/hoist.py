@@ -38,7 +38,7 @@ def hoist_module(module: Module) -> int:
     moved = 0
     for op in module.body.ops:
         if op.name == "func.func" and op.regions and op.regions[0].blocks:
-            views = _viewed_memrefs(op)
+            views = viewed_memrefs(op)
             for loop in _loops_innermost_first(op):
                 moved += _hoist_loop(loop, views)
     return moved
@@ -59,7 +59,7 @@ def _loops_innermost_first(op: Operation) -> list[Operation]:
     return out
 
 
-def _viewed_memrefs(func: Operation) -> set[int]:
+def viewed_memrefs(func: Operation) -> set[int]:
     """Memref values some op turns into another memref value (a view or cast of it)."""
     out: set[int] = set()
     for o in func.walk():
@@ -79,16 +79,16 @@ def _defined_inside(loop: Operation) -> set[int]:
     return ids
 
 
-def _nested(loop: Operation) -> Iterator[Operation]:
+def nested_ops(loop: Operation) -> Iterator[Operation]:
     for region in loop.regions:
         for block in region.blocks:
             for top in block.ops:
                 yield from top.walk()
 
 
-def _known_effects(loop: Operation) -> bool:
+def known_effects(loop: Operation) -> bool:
     """Every op in the loop is pure, a transfer, or a structured op around such ops."""
-    for o in _nested(loop):
+    for o in nested_ops(loop):
         if o.spec is None:
             return False
         if o.name in _TRANSFERS or o.name in _REGION_OPS:
@@ -102,7 +102,7 @@ def _known_effects(loop: Operation) -> bool:
 
 
 def _memref_users(loop: Operation, memref: Value) -> list[Operation]:
-    return [o for o in _nested(loop) if any(v is memref for v in o.operands)]
+    return [o for o in nested_ops(loop) if any(v is memref for v in o.operands)]
 
 
 def _transfer_key(op: Operation) -> tuple:
@@ -122,7 +122,7 @@ def _unmasked(op: Operation) -> bool:
 
 
 def _hoist_loop(loop: Operation, views: set[int]) -> int:
-    if not _known_effects(loop):
+    if not known_effects(loop):
         return 0
     body = loop.regions[0].blocks[0]
     moved = 0

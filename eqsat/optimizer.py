@@ -20,6 +20,7 @@ from eqsat.egraph import EGraph
 from eqsat.encode import Encoder
 from eqsat.extract import Extraction, ExtractionError, Snapshot
 from eqsat.hoist import hoist_module
+from eqsat.pack import pack_module
 from eqsat.unroll_loops import FACTOR, unroll_module
 from eqsat.rulefile import RuleFile, did_you_mean, load, phase_files
 from eqsat.saturate import Phase, SaturationReport, saturate
@@ -248,6 +249,7 @@ def optimize_module(
     hoist: bool = True,
     fp_contract: bool = False,
     unroll: int = FACTOR,
+    pack: bool = True,
 ) -> OptimizeResult:
     """Optimize every function body of ``module``; returns a new, verified module.
 
@@ -267,8 +269,10 @@ def optimize_module(
     Saturation stats describe the first round, explanations every round (``later_rounds``);
     ``cost`` is the last one's.
 
-    With ``hoist`` (the default), loops first keep their accumulator tiles in registers and read
-    invariant tiles once (``eqsat.hoist``, on a copy: ``module`` is left as it is).
+    With ``hoist`` (the default), loops first copy strided panels they read again and again
+    into contiguous buffers (``eqsat.pack``), keep their accumulator tiles in registers and
+    read invariant tiles once (``eqsat.hoist``), on a copy: ``module`` is left as it is
+    (``pack=False``: no packing).
 
     ``fp_contract``: the program's float contractions fuse each multiply-add (fp-contract
     mode, ``FP_CONTRACT``): only lowerings that compute those bits are explored; run or compile
@@ -283,7 +287,7 @@ def optimize_module(
             f"eqsat.optimize(module, target={target!r}) takes target names"
         )
     if hoist:
-        module = hoisted(module)
+        module = hoisted(module, pack)
     budget = budget or Budget()
     rules = (
         dict(rules) if rules is not None
@@ -338,21 +342,22 @@ def optimize_module(
 
 def loop_level(module: Module, unroll: int = FACTOR) -> Module:
     """``module`` after the loop-level passes ``optimize_module`` runs on every program (its
-    hoisting, and its unrolling by ``unroll``), on a copy: what a rival pipeline is given to
-    compare like with like (``experiments/kernels_e2e``)."""
+    packing and hoisting, and its unrolling by ``unroll``), on a copy: what a rival pipeline
+    is given to compare like with like (``experiments/kernels_e2e``)."""
     copy = parse(print_module(hoisted(module)), module.source)
     if unroll > 1:
         unroll_module(copy, unroll)
     return copy
 
 
-def hoisted(module: Module) -> Module:
-    """``module`` with ``eqsat.hoist`` applied to a copy; ``module`` itself when no loop moves
-    anything (or there is no loop)."""
+def hoisted(module: Module, pack: bool = True) -> Module:
+    """``module`` with ``eqsat.pack`` (if ``pack``) then ``eqsat.hoist`` applied to a copy;
+    ``module`` itself when neither changes anything (or there is no loop)."""
     if not any(op.name == "scf.for" for op in module.walk()):
         return module
     copy = parse(print_module(module), module.source)
-    return copy if hoist_module(copy) else module
+    packed = pack_module(copy) if pack else 0
+    return copy if hoist_module(copy) + packed else module
 
 
 # The ops whose lowering MLIR leaves to a strategy flag (lower_contraction, lower_transpose,

@@ -5,8 +5,9 @@ For sizes where ``run.py`` is too slow on a loaded machine (its interpreter orac
 default lowering of a 256^3 GEMM take many minutes there): times ``gemm_N.mlir`` with the
 benchmark's own machinery (``eqsat.bench.run.measure``: child processes, 2 placements, median
 of 5 samples of 20 ms of thread CPU time) for eqsat and for MLIR 22's outerproduct, llvmintr
-and parallelarith strategies on the file after eqsat's loop passes (hoisting, unrolling the
-innermost loop by 4: ``eqsat.optimizer.loop_level``; rows "hoisted input"); checks every output
+and parallelarith strategies on the file after eqsat's loop passes (packing B's panel,
+hoisting, unrolling the innermost loop by 4: ``eqsat.optimizer.loop_level``; rows "hoisted
+input"); checks every output
 against a float64 ``C + A @ B`` instead of the interpreter (relative error reported); and
 times numpy with one OpenBLAS thread (``eqsat.bench.numpy_baseline``). Writes
 ``experiments/results/kernels_e2e_gemm_N_quick.json`` with provenance.
@@ -14,8 +15,9 @@ times numpy with one OpenBLAS thread (``eqsat.bench.numpy_baseline``). Writes
 ``--fp-contract``: eqsat optimizes and compiles in fp-contract mode (the contraction fuses each
 multiply-add, MLIR's outerproduct bits); each row also says whether its output is bit for bit
 eqsat's (whose code computes the interpreter's bits in that mode: tests/test_fp_contract.py).
-Writes ``kernels_e2e_gemm_N_quick_fp_contract.json``. The row ``eqsat-no-unroll`` is eqsat
-without its loop unrolling (``optimize_module(unroll=1)``).
+Writes ``kernels_e2e_gemm_N_quick_fp_contract.json``. The rows ``eqsat-no-unroll`` and
+``eqsat-no-pack`` are eqsat without its loop unrolling (``optimize_module(unroll=1)``) and
+without packing (``optimize_module(pack=False)``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -44,12 +47,13 @@ from frontend.printer import print_module  # noqa: E402
 MLIR_ROWS = ("mlir-contract-outerproduct", "mlir-contract-llvmintr", "mlir-contract-parallelarith")
 
 
-def _no_unroll(module: Module, target: Target, fused: bool) -> str:
-    """eqsat's row without its loop unrolling (``optimize_module(unroll=1)``): what it gives."""
+def _without(module: Module, target: Target, fused: bool, **off: Any) -> str:
+    """eqsat's row without one of its loop passes (``optimize_module(unroll=1)``,
+    ``optimize_module(pack=False)``): what that pass gives."""
     from eqsat.codegen import emit_llvm_ir
     from eqsat.optimizer import optimize_module
 
-    result = optimize_module(module, target=target, emit="hwv", fp_contract=fused, unroll=1)
+    result = optimize_module(module, target=target, emit="hwv", fp_contract=fused, **off)
     return emit_llvm_ir(result.module, target, fp_contract=fused)
 
 
@@ -73,8 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     sig = signature(module, "gemm")
     inputs = make_inputs(sig, {}, 0)
     variants = default_variants(text, module, target, ("",), None, fp_contract=fused)
-    variants.append(Variant("eqsat-no-unroll", lambda: _no_unroll(module, target, fused)))
-    hoisted_text = print_module(loop_level(module))  # eqsat's hoisting and unrolling
+    variants.append(Variant("eqsat-no-unroll", lambda: _without(module, target, fused, unroll=1)))
+    variants.append(Variant("eqsat-no-pack", lambda: _without(module, target, fused, pack=False)))
+    hoisted_text = print_module(loop_level(module))  # eqsat's packing, hoisting, unrolling
     variants += [mlir_variant(hoisted_text, v, "") for v in single_variants("")
                  if v.name in MLIR_ROWS]  # fmt: skip
     rows, outputs, _ = measure(variants, sig, inputs, target, 5, 0.02, placements=2)
