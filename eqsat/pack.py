@@ -45,6 +45,7 @@ from frontend.ir import Block, Module, Operation, Region, Value
 from frontend.types import FloatType, IndexType, IntegerType, MemRefType, VectorType, i64
 
 from eqsat.hoist import known_effects, nested_ops, viewed_memrefs
+from eqsat.unroll_loops import int_constant
 
 LINE_BYTES = 64
 L1_SETS = 64
@@ -77,18 +78,9 @@ def pack_module(module: Module) -> int:
     return done
 
 
-def _constant(v: Value) -> int | None:
-    op = v.owner
-    if isinstance(op, Operation) and op.name == "arith.constant":
-        attr = op.attributes.get("value")
-        if isinstance(attr, IntegerAttr):
-            return int(attr.value)
-    return None
-
-
 def _bounds(loop: Operation) -> tuple[int, int, int] | None:
     """(lb, ub, step) of a loop of constant bounds and at least one trip."""
-    lb, ub, step = (_constant(v) for v in loop.operands[:3])
+    lb, ub, step = (int_constant(v) for v in loop.operands[:3])
     if lb is None or ub is None or step is None or step <= 0 or ub <= lb:
         return None
     return lb, ub, step

@@ -37,7 +37,8 @@ def unroll_module(module: Module, factor: int = FACTOR) -> int:
     return done
 
 
-def _constant(v: Value) -> int | None:
+def int_constant(v: Value) -> int | None:
+    """The value of an integer ``arith.constant`` (None for anything else)."""
     op = v.owner
     if isinstance(op, Operation) and op.name == "arith.constant":
         attr = op.attributes.get("value")
@@ -47,7 +48,7 @@ def _constant(v: Value) -> int | None:
 
 
 def _eligible(loop: Operation, factor: int) -> bool:
-    lb, ub, step = (_constant(v) for v in loop.operands[:3])
+    lb, ub, step = (int_constant(v) for v in loop.operands[:3])
     if lb is None or ub is None or step is None or step <= 0 or factor < 2:
         return False
     trips = max(0, -(-(ub - lb) // step))
@@ -79,7 +80,7 @@ def _index_constant(value: int, before: Operation) -> Value:
 def _unroll(loop: Operation, factor: int) -> None:
     body: Block = loop.regions[0].blocks[0]
     iv, carried = body.args[0], body.args[1:]
-    step = _constant(loop.operands[2])
+    step = int_constant(loop.operands[2])
     assert step is not None
     *ops, term = body.ops
     assert term.name == "scf.yield"
