@@ -45,7 +45,7 @@ from frontend.ir import Block, Module, Operation, Region, Value
 from frontend.types import FloatType, IndexType, IntegerType, MemRefType, VectorType, i64
 
 from eqsat.hoist import known_effects, nested_ops, viewed_memrefs
-from eqsat.unroll_loops import int_constant
+from eqsat.unroll_loops import index_constant, int_constant
 
 LINE_BYTES = 64
 L1_SETS = 64
@@ -194,19 +194,13 @@ def _insert_before(op: Operation, anchor: Operation) -> Value | None:
     return op.results[0] if op.results else None
 
 
-def _index(value: int, anchor: Operation) -> Value:
-    c = Operation("arith.constant", [], [IndexType()], {"value": IntegerAttr(value, IndexType())})
-    v = _insert_before(c, anchor)
-    assert v is not None
-    return v
-
-
 def _offset(loop: Operation, iv: Value, anchor: Operation) -> Value:
     """``iv - lb`` of ``loop``'s bounds before ``anchor`` (``iv`` itself when lb is 0)."""
     lb = _bounds(loop)[0]  # type: ignore[index]
     if lb == 0:
         return iv
-    v = _insert_before(Operation("arith.subi", [iv, _index(lb, anchor)], [IndexType()]), anchor)
+    sub = Operation("arith.subi", [iv, index_constant(lb, anchor)], [IndexType()])
+    v = _insert_before(sub, anchor)
     assert v is not None
     return v
 
@@ -228,7 +222,7 @@ def _pack(entry: Block, p: _Panel) -> None:
     entry.ops.insert(0, alloca)
     alloca.parent = entry
     buffer = alloca.results[0]
-    zero = _index(0, p.nest)
+    zero = index_constant(0, p.nest)
     # the copy: the packed dims' loops (outermost dim first), the same bounds, before p.nest
     src, dst = list(indices), [zero] * t.rank
     anchor = p.nest  # where the next op goes: before it

@@ -67,7 +67,8 @@ def _lanes(body: Block) -> int:
     )
 
 
-def _index_constant(value: int, before: Operation) -> Value:
+def index_constant(value: int, before: Operation) -> Value:
+    """A new index ``arith.constant`` placed right before ``before``."""
     t = IndexType()
     c = Operation("arith.constant", [], [t], {"value": IntegerAttr(value, t)})
     block = before.parent
@@ -103,4 +104,4 @@ def _unroll(loop: Operation, factor: int) -> None:
             c.parent = body
         yielded = [mapping.get(id(v), v) for v in original]
     term.operands = yielded
-    loop.operands[2] = _index_constant(step * factor, loop)
+    loop.operands[2] = index_constant(step * factor, loop)
