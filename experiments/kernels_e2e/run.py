@@ -4,7 +4,7 @@ For each kernel of this directory: ``eqsat.bench.run.bench`` times eqsat's code 
 the target: hoisting, saturation, extraction, ``eqsat.codegen``) and MLIR 22's own pipeline on
 the same file (its default and each forced contraction strategy, reassociation off); then the
 same MLIR pipelines once more on the file after eqsat's loop passes (``eqsat.optimizer.loop_level``:
-hoisting, then unrolling the innermost loops by 4), so that MLIR's best is not held back by a
+packing, hoisting, then unrolling the innermost loops by 4), so that MLIR's best is not held back by a
 loop-level step it would take in a real pipeline (rows "hoisted input"); and numpy
 (one OpenBLAS thread, ``eqsat.bench.numpy_baseline``) on inputs of the same shapes. Writes
 ``experiments/results/kernels_e2e.md`` and ``.json`` with provenance. ``--fp-contract`` runs
@@ -90,7 +90,7 @@ def run_kernel(
     mine = bench(text, k.file, k.entry, target, baseline="mlir", repeats=repeats,
                  sample_seconds=sample_ms / 1000, only=MLIR_ONLY, space="single",
                  fp_contract=fp_contract, loops=False)  # fmt: skip
-    # MLIR's pipeline does not hoist or unroll; a real one would: give it eqsat's loop passes
+    # MLIR's pipeline does not pack, hoist or unroll; a real one would: give it eqsat's loop passes
     # (timed as a run of its own, rows "hoisted input", instead of bench's mlir-loops-* rows)
     hoisted_text = print_module(loop_level(parse(text, k.file)))
     theirs = bench(hoisted_text, k.file + " (hoisted)", k.entry, target, baseline="mlir",
@@ -180,7 +180,7 @@ def write_results(
         "move between runs. Share of peak: 2 FMA units x 8 f32 lanes x 2 flops x the clock "
         "measured by a dependent-add chain. Best MLIR: the fastest of MLIR 22's default and "
         "forced contraction strategies on the kernel file and on it after eqsat's loop "
-        "passes (hoisting, unrolling the innermost loops by 4: rows \"hoisted input\"). numpy: the same computation (`eqsat/bench/numpy_baseline.py`) with one OpenBLAS "
+        "passes (packing, hoisting, unrolling the innermost loops by 4: rows \"hoisted input\"). numpy: the same computation (`eqsat/bench/numpy_baseline.py`) with one OpenBLAS "
         "thread, the host's OpenBLAS settings.",
         "",
         table(results),
