@@ -123,15 +123,19 @@ def run_kernel(name: str, text: str, target: Any, space: str, repeats: int) -> d
                    sample_seconds=0.01, placements=1, extra=extra, space=space)  # fmt: skip
     # Checked rows only (a row whose outputs were not compared is no rival); a copy of another
     # row's LLVM IR is that row (``same_as``), listed once.
-    rows = {r.variant: r.ns_per_call for r in report.rows
-            if r.ns_per_call is not None and r.group == "" and r.equal and not r.same_as}  # fmt: skip
+    checked = [r for r in report.rows
+               if r.ns_per_call is not None and r.group == "" and r.equal and not r.same_as]  # fmt: skip
+    rows = {r.variant: r.ns_per_call for r in checked}
     for k, a in alts.items():
         a["ns"] = rows.get(k)
         a["mca"] = mca_cycles(a["ir"], target, name)
         del a["ir"]
     mlir = {k: v for k, v in rows.items() if k.startswith("mlir")}
+    # Like with like: the rows whose outputs are the interpreter's bits (MLIR's rows may fuse a
+    # multiply-add or reorder a sum, within the benchmark's tolerance but other bits).
+    exact = sorted(r.variant for r in checked if r.exact)
     return {"kernel": name, "target": target.name, "held_out": held_out(name),
-            "eqsat": alts, "mlir": mlir, "bench_s": time.time() - t0}  # fmt: skip
+            "eqsat": alts, "mlir": mlir, "exact": exact, "bench_s": time.time() - t0}  # fmt: skip
 
 
 def rivals(record: dict[str, Any]) -> int:
@@ -148,17 +152,22 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         rs = [r for r in timed if rivals(r) >= MIN_RIVALS]
         apart = [r["kernel"] for r in timed if rivals(r) < MIN_RIVALS]
         regrets, wins, taus, mca_taus = [], 0, [], []
+        exact_regrets, exact_wins = [], 0
         for r in rs:
             ours = r["eqsat"]["eqsat"]["ns"]
             field = [a["ns"] for a in r["eqsat"].values() if a.get("ns")] + list(r["mlir"].values())
             regrets.append(ours / min(field) - 1)
             wins += not r["mlir"] or ours <= min(r["mlir"].values())
+            if "exact" in r:  # runs before the field was recorded have no bit-exact figures
+                best, mlir_best = exact_field(r)
+                exact_regrets.append(ours / min(best, ours) - 1)
+                exact_wins += mlir_best is None or ours <= mlir_best
             pts = [a for a in r["eqsat"].values() if a.get("ns")]
             if len(pts) >= MIN_GROUP and r["held_out"]:
                 taus.append(kendall_tau([a["cost"] for a in pts], [a["ns"] for a in pts]))
                 if all(a.get("mca") for a in pts):
                     mca_taus.append(kendall_tau([a["mca"] for a in pts], [a["ns"] for a in pts]))
-        geo = math.exp(sum(math.log1p(x) for x in regrets) / len(regrets)) - 1 if regrets else None
+        geo = geomean(regrets)
         taus = [x for x in taus if x is not None]
         mca_taus = [x for x in mca_taus if x is not None]
         out[t] = {
@@ -171,8 +180,27 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
             "tau_groups": len(taus),
             "tau_mean": sum(taus) / len(taus) if taus else None,
             "mca_tau_mean": sum(mca_taus) / len(mca_taus) if mca_taus else None,
+            "exact_kernels": len(exact_regrets),
+            "exact_geomean_regret": geomean(exact_regrets),
+            "exact_worst_regret": max(exact_regrets) if exact_regrets else None,
+            "exact_at_least_mlir_best": exact_wins,
         }
     return out
+
+
+def geomean(regrets: list[float]) -> float | None:
+    """Geometric mean of (1 + regret), minus one."""
+    return math.exp(sum(math.log1p(x) for x in regrets) / len(regrets)) - 1 if regrets else None
+
+
+def exact_field(record: dict[str, Any]) -> tuple[float, float | None]:
+    """The best time of any bit-exact row (eqsat's own choice counts: the interpreter defines
+    its bits) and MLIR's best bit-exact time (None when no MLIR row is bit-exact)."""
+    exact = set(record.get("exact", []))
+    ours = [a["ns"] for k, a in record["eqsat"].items()
+            if a.get("ns") and (k == "eqsat" or k in exact)]  # fmt: skip
+    mlir = [t for k, t in record["mlir"].items() if k in exact]
+    return min(ours + mlir), min(mlir) if mlir else None
 
 
 def markdown(data: dict[str, Any]) -> str:
@@ -197,16 +225,29 @@ def markdown(data: dict[str, Any]) -> str:
         lines.append(f"| {t} | {s['kernels']} | {pct(s['geomean_regret'])} | "
                      f"{pct(s['worst_regret'])} | {pct(share)} | {s['tau_groups']} | "
                      f"{num(s['tau_mean'])} | {num(s['mca_tau_mean'])} |")  # fmt: skip
+    if any(s.get("exact_kernels") for s in data["summary"].values()):
+        lines += ["", "Like with like: the same figures against the bit-exact rows only (outputs "
+                  "bit for bit the interpreter's, as eqsat's; MLIR rows that fuse a multiply-add "
+                  "or reorder a sum are equal within the benchmark's tolerance but other bits).",
+                  "", "| target | kernels | geomean regret, bit-exact field | worst | "
+                  "eqsat <= MLIR's best bit-exact |", "|---|---|---|---|---|"]  # fmt: skip
+        for t, s in data["summary"].items():
+            if s.get("exact_kernels"):
+                share = s["exact_at_least_mlir_best"] / s["exact_kernels"]
+                lines.append(f"| {t} | {s['exact_kernels']} | {pct(s['exact_geomean_regret'])} | "
+                             f"{pct(s['exact_worst_regret'])} | {pct(share)} |")  # fmt: skip
     for t, s in data["summary"].items():
         if s.get("apart"):
             lines += ["", f"{t}: reported apart (fewer than {MIN_RIVALS} rivals, not in the "
                       f"figures above): {', '.join(s['apart'])}."]
     lines += ["", "| target | kernel | held out | rivals | eqsat ns | best eqsat alternative ns | "
-              "MLIR's best ns | regret | alternatives (cost / ns / mca cycles) |",
-              "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+              "MLIR's best ns | regret | MLIR's best bit-exact ns | regret, bit-exact | "
+              "alternatives (cost / ns / mca cycles) |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for r in data["records"]:
         if "error" in r:
-            lines.append(f"| {r['target']} | {r['kernel']} | | | error: {r['error'][:80]} | | | | |")
+            lines.append(f"| {r['target']} | {r['kernel']} | | | error: {r['error'][:80]} "
+                         "| | | | | | |")
             continue
         e = r["eqsat"]
         ours = e["eqsat"].get("ns")
@@ -214,11 +255,13 @@ def markdown(data: dict[str, Any]) -> str:
         mb = min(r["mlir"].values()) if r["mlir"] else None
         best = min(x for x in (alt, mb) if x is not None) if (alt or mb) else None
         reg = ours / best - 1 if ours and best else None
+        ebest, emb = exact_field(r) if ours and "exact" in r else (None, None)
+        ereg = ours / min(ebest, ours) - 1 if ebest else None
         detail = "; ".join(f"{k.replace('eqsat-forced-', '')} {a['cost']:g}/"
                            f"{a['ns']:.0f}/{a.get('mca') or '-'}" if a.get("ns") else k
                            for k, a in e.items())  # fmt: skip
         lines.append(f"| {r['target']} | {r['kernel']} | {'yes' if r['held_out'] else 'no'} | "
-                     f"{rivals(r)} | {num(ours)} | {num(alt)} | {num(mb)} | {pct(reg)} | {detail} |")  # fmt: skip
+                     f"{rivals(r)} | {num(ours)} | {num(alt)} | {num(mb)} | {pct(reg)} | {num(emb)} | {pct(ereg)} | {detail} |")  # fmt: skip
     return "\n".join(lines) + "\n"
 
 

@@ -76,3 +76,18 @@ def test_kernels_with_fewer_than_two_rivals_are_reported_apart() -> None:
     s = summarize(records)["avx2"]
     assert s["kernels"] == 1 and s["apart"] == ["lonely"]
     assert s["worst_regret"] == pytest.approx(0.25)
+
+
+def test_the_bit_exact_field_leaves_out_rows_with_other_bits() -> None:
+    # MLIR's fastest row fuses (equal within tolerance, other bits): against all rows eqsat's
+    # regret is 25%, against the bit-exact rows (eqsat's and MLIR's exact one at 110 ns) 0
+    rec = _rec("fused", 100.0, [(1, 100.0), (2, 120.0)],
+               {"mlir-fused": 80.0, "mlir-exact": 110.0}, False)  # fmt: skip
+    rec["exact"] = ["alt0", "mlir-exact"]
+    s = summarize([rec])["avx2"]
+    assert s["worst_regret"] == pytest.approx(0.25) and s["at_least_mlir_best"] == 0
+    assert s["exact_worst_regret"] == 0.0 and s["exact_at_least_mlir_best"] == 1
+    # an exact MLIR row faster than eqsat counts against it
+    rec["exact"] = ["mlir-fused"]
+    s = summarize([rec])["avx2"]
+    assert s["exact_worst_regret"] == pytest.approx(0.25) and s["exact_at_least_mlir_best"] == 0
