@@ -356,3 +356,30 @@ def test_a_float_in_a_registers_first_lane_is_taken_out_for_free() -> None:
     add = avx2.per_register("arith.addf", "f32")
     assert avx2.price(FOLD, 16, "f32") == 16 * add + 14 * extract
     assert avx2.price(FOLD, 16, "i32") > avx2.price(FOLD, 16, "f32")
+
+
+#: Vector ALU ports that issue float compares, max/min and blends: Skylake's p0/p1/p5 (Zen 2's
+#: pipes are no fewer for these), Nehalem's p0/p1/p5, Skylake-X's two 512-bit ports.
+VECTOR_PORTS = {"avx2": 3, "x86-64-v2": 3, "avx512": 2}
+
+
+@pytest.mark.parametrize("name", sorted(VECTOR_PORTS))
+@pytest.mark.parametrize("op", ["maxnumf", "minnumf"])
+def test_maxnum_minnum_price_what_the_code_generator_emits(name: str, op: str) -> None:
+    """The interpreter's zero for (+0, -0) costs an and/or, a compare and a select around
+    LLVM's maxnum (eqsat/codegen/emitter.py min_max_num): the table's price per register must
+    cover that code's instructions spread over the vector ports (priced 1, it did not)."""
+    from eqsat.codegen.api import emit_assembly
+    from experiments.lib.kernel_variants import function_assembly
+
+    target = load_target(name)
+    w = target.lanes("f32")
+    src = (f"func.func @f(%a: vector<{w}xf32>, %b: vector<{w}xf32>) -> vector<{w}xf32> {{\n"
+           f"  %r = arith.{op} %a, %b : vector<{w}xf32>\n  return %r : vector<{w}xf32>\n}}\n")  # fmt: skip
+    body = [ln.strip() for ln in function_assembly(emit_assembly(src, target), "f")
+            if ln.strip() and not ln.strip().startswith((".", "#"))]  # fmt: skip
+    # plain register moves are not the op's work; a masked move is AVX-512's select
+    compute = [i for i in body if "{%k" in i
+               or not i.startswith(("mov", "vmov", "ret", "vzeroupper", "kmov"))]  # fmt: skip
+    assert len(compute) >= 5, body  # max, unordered compare, select; and/or, compare, select
+    assert TargetCost(target).per_register(f"arith.{op}", "f32") >= len(compute) / VECTOR_PORTS[name]
