@@ -70,6 +70,33 @@ def stage_masks(b: int) -> dict[str, list[int]]:
     }
 
 
+# The 4x4 transpose by pairs: interleave the rows' lanes within each half ([a0 b0 a2 b2], [a1 b1
+# a3 b3]: unpcklpd/unpckhpd on a 4 x 64-bit AVX row, NEON's trn1/trn2), then take halves of two
+# rows ([0 1 4 5], [2 3 6 7]: vperm2f128/vinsertf128). Where a row of 4 spans two 128-bit
+# lanes (64-bit elements on AVX), no stage moves a value across them; the lo32 stage of
+# ``stage_masks(4)`` does ([a0 b0 a1 b1]: a lane permute per source and a blend each).
+PAIR_MASKS: dict[str, list[int]] = {
+    "lo32": [0, 4, 2, 6],
+    "hi32": [1, 5, 3, 7],
+    "lo64": [0, 1, 4, 5],
+    "hi64": [2, 3, 6, 7],
+}
+
+
+def _pairs_transpose_rows(e: Emit, rows: list[Value]) -> list[Value]:
+    """The rows of the transpose of 4 rows of 4 lanes by ``PAIR_MASKS``: 8 shuffles."""
+    m = PAIR_MASKS
+    r0, r1, r2, r3 = rows
+    t0, t1 = e.shuffle(r0, r1, m["lo32"]), e.shuffle(r0, r1, m["hi32"])  # [a0 b0 a2 b2], [a1 b1 a3 b3]
+    t2, t3 = e.shuffle(r2, r3, m["lo32"]), e.shuffle(r2, r3, m["hi32"])  # [c0 d0 c2 d2], [c1 d1 c3 d3]
+    return [
+        e.shuffle(t0, t2, m["lo64"]),  # [a0 b0 c0 d0]
+        e.shuffle(t1, t3, m["lo64"]),  # [a1 b1 c1 d1]
+        e.shuffle(t0, t2, m["hi64"]),  # [a2 b2 c2 d2]
+        e.shuffle(t1, t3, m["hi64"]),  # [a3 b3 c3 d3]
+    ]
+
+
 def _staged_transpose_rows(e: Emit, rows: list[Value]) -> list[Value]:
     """The rows of the transpose of B rows of B lanes (B = 4, 8 or 16): B log2(B) shuffles."""
     b = len(rows)
@@ -114,15 +141,18 @@ def _concat(e: Emit, pieces: list[Value]) -> Value:
     return pieces[0]
 
 
-def _staged_transpose(dec: Any, t: Any, block: int) -> Value:
-    """Blocks of ``block`` x ``block`` through ``_staged_transpose_rows``, done on 1-D rows:
-    pieces of the source rows in, the result rows joined from their pieces by shuffles (no 2-D
-    slice to take apart, no partial row to insert into)."""
+def _staged_transpose(
+    dec: Any, t: Any, block: int,
+    rows_of: Callable[[Emit, list[Value]], list[Value]] = _staged_transpose_rows,
+) -> Value:  # fmt: skip
+    """Blocks of ``block`` x ``block`` through ``rows_of`` (``_staged_transpose_rows``), done
+    on 1-D rows: pieces of the source rows in, the result rows joined from their pieces by
+    shuffles (no 2-D slice to take apart, no partial row to insert into)."""
     e, src, rt, _ = _decode(dec, t)
     rows, cols = src.type.shape  # type: ignore[attr-defined]
     src_rows = [e.extract(src, [i]) for i in range(rows)]
     if (rows, cols) == (block, block):
-        moved = _staged_transpose_rows(e, src_rows)
+        moved = rows_of(e, src_rows)
     else:
         piece_t = VectorType((block,), rt.element)
         pieces: list[list[Value]] = [[] for _ in range(cols)]  # of each result row, in order
@@ -139,7 +169,7 @@ def _staged_transpose(dec: Any, t: Any, block: int) -> Value:
                     )
                     for i in range(block)
                 ]
-                for i, piece in enumerate(_staged_transpose_rows(e, ins)):
+                for i, piece in enumerate(rows_of(e, ins)):
                     pieces[bj + i].append(piece)
         moved = [_concat(e, p) for p in pieces]
     out = e.zeros(rt)
@@ -163,6 +193,16 @@ def transpose_shuffle4(dec: Any, t: Any) -> Value:
     through two stages of two-input row shuffles (the SSE/NEON 4x4 transpose: unpack 32-bit
     lanes, then 64-bit halves; 8 shuffles per block), the result rows joined from pieces."""
     return _staged_transpose(dec, t, 4)
+
+
+@strategy("TransposeShuffle4x4Pairs", ("Type", "Term", "IVec"), cost=_staged_cost(4))
+def transpose_shuffle4_pairs(dec: Any, t: Any) -> Value:
+    """transpose(x : RxC, [1, 0]) with R, C multiples of 4 == for every 4x4 block: its 4 rows
+    through two stages of two-input row shuffles, lanes interleaved within each half, then
+    halves of two rows taken (the AVX 4x4 transpose of 64-bit elements, unpcklpd/unpckhpd and
+    vperm2f128, no shuffle across 128-bit lanes; 8 shuffles per block), the result rows
+    joined from pieces."""
+    return _staged_transpose(dec, t, 4, _pairs_transpose_rows)
 
 
 @strategy("TransposeShuffle8x8", ("Type", "Term", "IVec"), cost=_staged_cost(8))

@@ -285,9 +285,19 @@ def test_shuffles_across_128_bit_lanes_cost_a_permute_per_source_and_a_blend() -
     assert avx2("Shuffle", node, ()) == 3 * per
 
 
-def test_staged_transpose_profile_prices_the_shuffles_its_expander_builds() -> None:
-    """The 4x4 staged transpose's profile, on f64 rows of one ymm register each, costs what the
-    shuffles its expander emits cost under the same model, mask by mask."""
+TRANSPOSES = ("TransposeShuffle", "TransposeElementwise", "TransposeFlat", "TransposeShuffle4x4",
+              "TransposeShuffle4x4Pairs", "TransposeShuffle8x8", "TransposeShuffle16x16")
+
+
+@pytest.mark.parametrize("strategy,shuffles", [("TransposeShuffle4x4", 16),
+                                               ("TransposeShuffle4x4Pairs", 8)])  # fmt: skip
+def test_staged_transpose_profile_prices_the_shuffles_its_expander_builds(
+    strategy: str, shuffles: int
+) -> None:
+    """A 4x4 staged transpose's profile, on f64 rows of one ymm register each, costs what the
+    shuffles its expander emits cost under the same model, mask by mask: 16 shuffles for the
+    interleave of TransposeShuffle4x4 (its first stage crosses 128-bit lanes: two lane permutes
+    and a blend each), 8 for the pairs (no stage crosses them: unpcklpd, vperm2f128)."""
     from eqsat.optimizer import optimize_module
     from eqsat.targets.expansions import expansion
     from frontend import parse
@@ -299,19 +309,44 @@ def test_staged_transpose_profile_prices_the_shuffles_its_expander_builds() -> N
   return %t : vector<4x4xf64>
 }
 """
-    others = {s: math.inf for s in ("TransposeShuffle", "TransposeElementwise", "TransposeFlat",
-                                    "TransposeShuffle8x8", "TransposeShuffle16x16")}  # fmt: skip
+    others = {s: math.inf for s in TRANSPOSES if s != strategy}
     result = optimize_module(parse(text), target=target, rounds=1,
                              cost=target.cost_model({**others, "Transpose": 1e12}))  # fmt: skip
-    shuffles = [op for op in result.module.walk() if op.name == "vector.shuffle"]
-    assert len(shuffles) == 8  # 4 rows x log2(4) stages
+    emitted_ops = [op for op in result.module.walk() if op.name == "vector.shuffle"]
+    assert len(emitted_ops) == 8  # 4 rows x log2(4) stages
     emitted = sum(model.shuffle_price(tuple(op.attributes["mask"].values), 4, "f64")
-                  for op in shuffles)  # fmt: skip
+                  for op in emitted_ops)  # fmt: skip
     lits = ((1, 0), ("operands", vt(4, 4, elem="f64")), vt(4, 4, elem="f64"))
     profiled = sum(n * model.price(op, k, elem, width)
-                   for op, k, elem, width, n in expansion("TransposeShuffle4x4", lits)  # type: ignore[union-attr]
+                   for op, k, elem, width, n in expansion(strategy, lits)  # type: ignore[union-attr]
                    if op == "vector.shuffle")  # fmt: skip
-    assert profiled == emitted == 16 * model.per_register("vector.shuffle", "f64")
+    assert profiled == emitted == shuffles * model.per_register("vector.shuffle", "f64")
+
+
+def test_avx2_transposes_f64_blocks_by_pairs_and_llvm_keeps_them_within_lanes() -> None:
+    """On avx2 an f64 4x4 block transpose is extracted as TransposeShuffle4x4Pairs, and its O3
+    code has no lane permute (vpermpd) where TransposeShuffle4x4's has two per first-stage
+    shuffle (the code is for the avx2 target machine, whatever the host)."""
+    from eqsat.codegen import emit_assembly
+    from eqsat.optimizer import optimize_module
+    from frontend import parse
+
+    target = load_target("avx2")
+    text = """func.func @t(%a: vector<8x8xf64>) -> vector<8x8xf64> {
+  %t = vector.transpose %a, [1, 0] : vector<8x8xf64> to vector<8x8xf64>
+  return %t : vector<8x8xf64>
+}
+"""
+    chosen = optimize_module(parse(text), target=target, emit="hwv")
+    pairs = {s: math.inf for s in TRANSPOSES if s != "TransposeShuffle4x4Pairs"}
+    forced = optimize_module(parse(text), target=target, emit="hwv",
+                             cost=target.cost_model({**pairs, "Transpose": 1e12}, emit="hwv"))  # fmt: skip
+    interleave = {s: math.inf for s in TRANSPOSES if s != "TransposeShuffle4x4"}
+    old = optimize_module(parse(text), target=target, emit="hwv",
+                          cost=target.cost_model({**interleave, "Transpose": 1e12}, emit="hwv"))  # fmt: skip
+    assert chosen.cost == forced.cost < old.cost
+    assert emit_assembly(forced.module, target).count("vpermpd") == 0
+    assert emit_assembly(old.module, target).count("vpermpd") > 0
 
 
 def test_llvm_folds_the_element_wise_transpose_into_shuffles() -> None:

@@ -230,6 +230,12 @@ for block, shapes in STAGED.items():
         prog = transpose(f"vector<{rows}x{cols}x{el}>", "[1, 0]", f"vector<{cols}x{rows}x{el}>")
         add(Case(f"{strat}-{rows}x{cols}x{el}", strat, f"transpose-as-shuffle-{block}x{block}",
                  "Transpose", prog, ("vector.shuffle",), "vector.transpose"))
+# The 4x4 transpose by pairs (64-bit elements only: see NOT_APPLICABLE)
+for rows, cols, el in [(4, 4, "f64"), (8, 12, "f64"), (4, 8, "i64")]:
+    prog = transpose(f"vector<{rows}x{cols}x{el}>", "[1, 0]", f"vector<{cols}x{rows}x{el}>")
+    add(Case(f"TransposeShuffle4x4Pairs-{rows}x{cols}x{el}", "TransposeShuffle4x4Pairs",
+             "transpose-as-shuffle-4x4-pairs", "Transpose", prog, ("vector.shuffle",),
+             "vector.transpose"))
 
 
 def multi_reduction(kind: str, src: str, dims: str, dst: str) -> str:
@@ -506,6 +512,8 @@ NOT_APPLICABLE = [  # (strategy, program): the rules must leave these alone
     ("TransposeShuffle16x16", transpose("vector<16x8xf32>", "[1, 0]", "vector<8x16xf32>")),
     ("TransposeShuffle8x8", transpose("vector<8x4xf32>", "[1, 0]", "vector<4x8xf32>")),
     ("TransposeShuffle4x4", transpose("vector<4x6xf32>", "[1, 0]", "vector<6x4xf32>")),
+    ("TransposeShuffle4x4Pairs", transpose("vector<4x4xf32>", "[1, 0]", "vector<4x4xf32>")),
+    ("TransposeShuffle4x4Pairs", transpose("vector<4x6xf64>", "[1, 0]", "vector<6x4xf64>")),
     ("TransposeFlat", transpose("vector<2x3x4xi32>", "[2, 0, 1]", "vector<4x2x3xi32>")),
     ("MultiReductionInnerParallel", multi_reduction("add", "vector<2x3xf32>", "[0, 1]", "f32")),
     ("TransferReadPlain", read("memref<10xf32>", "vector<4xf32>", OUT)),  # may leave the memref

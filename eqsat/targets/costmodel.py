@@ -51,7 +51,7 @@ from eqsat.cost import FREE
 from eqsat.extract import Literal
 from eqsat.schema import by_constructor
 from eqsat.strategies import STRATEGIES
-from eqsat.strategies_transpose import stage_masks
+from eqsat.strategies_transpose import PAIR_MASKS, stage_masks
 from eqsat.targets.expansions import (
     EMITTED_TRANSPOSE,
     FOLD,
@@ -254,15 +254,18 @@ class TargetCost:
 
     def _staged_prices(self, lanes: int, rows: int, elem: str | None) -> list[float]:
         """A rows x (lanes / rows) transpose by staged block shuffles (TransposeShuffle4x4,
-        8x8, 16x16): log2(B) shuffles of B lanes per row of each B x B block, plus moving the
-        pieces in and out of rows when B is not whole registers."""
+        8x8, 16x16, and TransposeShuffle4x4Pairs for 64-bit elements, as its rule requires):
+        log2(B) shuffles of B lanes per row of each B x B block, plus moving the pieces in and
+        out of rows when B is not whole registers."""
         out = []
         cols = lanes // max(1, rows)
-        for b in (4, 8, 16):
+        kinds = [(b, stage_masks(b)) for b in (4, 8, 16)]
+        if elem in ("f64", "i64"):  # the rule: an element type whose name holds "64"
+            kinds.append((4, PAIR_MASKS))
+        for b, masks in kinds:
             if rows % b or cols % b:
                 continue
             blocks = lanes // (b * b)
-            masks = stage_masks(b)
             names = ["lo32", "hi32", "lo64", "hi64"] + ["lo", "hi"] * (b.bit_length() - 3)
             cost = blocks * sum(b // 2 * self.shuffle_price(tuple(masks[n]), b, elem) for n in names)
             if blocks > 1:

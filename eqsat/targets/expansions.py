@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from eqsat.strategies_transpose import stage_masks
+from eqsat.strategies_transpose import PAIR_MASKS, stage_masks
 from eqsat.strategy_kit import FLOAT_KIND_OPS, INT_KIND_OPS
 from eqsat.targets.widths import contract_space, node_types, type_lanes
 
@@ -106,7 +106,8 @@ def _transpose_flat(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     return [s.piece("vector.flat_transpose", s.lanes)]
 
 
-def _staged(block: int) -> Profile:
+def _staged(block: int, pairs: bool = False) -> Profile:
+    """A staged B x B block transpose (``pairs``: TransposeShuffle4x4Pairs's masks)."""
     stages = block.bit_length() - 1
 
     def profile(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
@@ -118,7 +119,7 @@ def _staged(block: int) -> Profile:
         ]
         # each stage: half its B shuffles take the "lo" mask, half the "hi" one (priced by
         # their masks: a target whose shuffles stay within lanes pays for crossing them)
-        masks = stage_masks(block)
+        masks = PAIR_MASKS if pairs else stage_masks(block)
         names = ["lo32", "hi32", "lo64", "hi64"] + ["lo", "hi"] * (stages - 2)
         for name in names:
             out.append(s.piece("vector.shuffle", block, block // 2 * blocks, tuple(masks[name])))
@@ -397,6 +398,7 @@ PROFILES: dict[str, Profile] = {
     "TransposeShuffle16x16": _staged(16),
     "TransposeShuffle8x8": _staged(8),
     "TransposeShuffle4x4": _staged(4),
+    "TransposeShuffle4x4Pairs": _staged(4, pairs=True),
     "BroadcastUnrolled": _broadcast_unrolled,
     "ShapeCastUnrolled": _shape_cast_unrolled,
     "ExtractStridedSliceShuffle": _slice_shuffle,
