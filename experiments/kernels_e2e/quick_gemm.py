@@ -68,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("n", type=int, help="the size N of a gemm_N.mlir of experiments/kernels_e2e")
     ap.add_argument("--fp-contract", action="store_true", help="fp-contract mode")
     ap.add_argument("--runs", type=int, default=1, help="whole measurements in a row (default 1)")
+    ap.add_argument("--out", type=Path, help="the results file (default: experiments/results/"
+                    "kernels_e2e_gemm_N_quick[_fp_contract].json)")  # fmt: skip
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     n, fused = args.n, args.fp_contract
     path = Path(__file__).parent / f"gemm_{n}.mlir"
@@ -135,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
         "eqsat_over_numpy": mine / npt if mine else None,
     }  # fmt: skip
     suffix = "_fp_contract" if fused else ""
-    out_path = ROOT / "experiments" / "results" / f"kernels_e2e_gemm_{n}_quick{suffix}.json"
+    results = ROOT / "experiments" / "results"
+    out_path = args.out or results / f"kernels_e2e_gemm_{n}_quick{suffix}.json"
     out_path.write_text(json.dumps(res, indent=1) + "\n")
     print(json.dumps({k: v for k, v in res.items() if k != "provenance"}, indent=1))
     return 0
