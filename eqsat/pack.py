@@ -16,7 +16,8 @@ or the induction variable of a loop inside ``L`` whose step is the vector's exte
 that dim. The reads of one iteration of ``L`` then cover a box of ``M`` (the panel), the
 same box on every iteration. A buffer of the box's shape (``memref.alloca``, 64-byte
 aligned, at the top of the function) is filled right before ``L`` by a nest of the same
-loops, and the read reads the buffer instead. The outermost such ``L`` that pays is taken.
+loops, and the read reads the buffer instead (reads of the same box share one buffer). The
+outermost such ``L`` that pays is taken.
 
 Legal (otherwise the read is left alone): every loop of the chain has constant bounds and
 at least one trip (the copy reads exactly what ``L``'s first iteration reads, so nothing
@@ -70,12 +71,25 @@ def pack_module(module: Module) -> int:
         if func.name != "func.func" or not func.regions or not func.regions[0].blocks:
             continue
         views = viewed_memrefs(func)
+        cache: dict[int, _Nest] = {}
         found = [p for op in list(func.walk()) if op.name == "vector.transfer_read"
-                 if (p := _panel(op, views)) is not None]  # fmt: skip
+                 if (p := _panel(op, views, cache)) is not None]  # fmt: skip
+        copies: dict[tuple, tuple[Value, Value]] = {}  # reads of one panel share its copy
         for p in found:
-            _pack(func.regions[0].blocks[0], p)
+            key = _key(p)
+            if key not in copies:
+                copies[key] = _copy(func.regions[0].blocks[0], p)
+            _redirect(p, *copies[key])
             done += 1
     return done
+
+
+def _key(p: _Panel) -> tuple:
+    """Reads with equal keys read the same box of the same memref on each iteration of L."""
+    g = p.read.operand_groups()
+    at = [id(i) if d is None else id(d) for i, d in zip(g["indices"], p.dims)]
+    return (id(g["source"][0]), id(p.nest), tuple(at), tuple(p.shape),
+            str(p.read.results[0].type), id(g["padding"][0]))  # fmt: skip
 
 
 def _bounds(loop: Operation) -> tuple[int, int, int] | None:
@@ -113,7 +127,7 @@ def _element_bytes(t: MemRefType) -> int | None:
     return None
 
 
-def _panel(read: Operation, views: set[int]) -> _Panel | None:
+def _panel(read: Operation, views: set[int], cache: dict[int, _Nest]) -> _Panel | None:
     """The panel ``read`` should read from a packed buffer, if any (see the module doc)."""
     g = read.operand_groups()
     memref, indices = g["source"][0], g["indices"]
@@ -130,20 +144,40 @@ def _panel(read: Operation, views: set[int]) -> _Panel | None:
     extents = [1] * (t.rank - v.rank) + list(v.shape)
     loops = _enclosing_loops(read)
     for m in range(len(loops) - 1, 0, -1):  # the outermost L first
-        p = _panel_in(read, indices, extents, loops[m], loops[:m])
-        if p is not None and _legal(p.nest, memref) and _pays(p, t):
+        p = _panel_in(read, indices, extents, loops[m], loops[:m], cache)
+        if p is not None and _legal(_nest(p.nest, cache), memref) and _pays(p, t):
             return p
     return None
 
 
+@dataclass
+class _Nest:
+    """What the pass needs to know of a loop L, computed once per loop."""
+
+    defined: set[int]  # the values defined inside (its ops' results, its blocks' arguments)
+    known: bool  # every op inside of known effects (eqsat.hoist.known_effects)
+    touched: set[int]  # the memref values an op inside other than a read uses
+
+
+def _nest(loop: Operation, cache: dict[int, _Nest]) -> _Nest:
+    if id(loop) not in cache:
+        ops = list(nested_ops(loop))
+        args = {id(a) for o in [loop, *ops] for r in o.regions for b in r.blocks for a in b.args}
+        touched = {id(v) for o in ops if o.name not in READS_ONLY for v in o.operands
+                   if isinstance(v.type, MemRefType)}  # fmt: skip
+        cache[id(loop)] = _Nest(args | {id(v) for o in ops for v in o.results},
+                                known_effects(loop), touched)  # fmt: skip
+    return cache[id(loop)]
+
+
 def _panel_in(read: Operation, indices: list[Value], extents: list[int], nest: Operation,
-              inner: list[Operation]) -> _Panel | None:  # fmt: skip
+              inner: list[Operation], cache: dict[int, _Nest]) -> _Panel | None:  # fmt: skip
+    ivs = {id(_iv(loop)): loop for loop in inner}
+    if not any(id(i) in ivs for i in indices):
+        return None  # invariant in every loop inside L: hoisting reads it once
     if any(_bounds(loop) is None for loop in [nest, *inner]):
         return None
-    ivs = {id(_iv(loop)): loop for loop in inner}
-    inside = {id(r) for o in nested_ops(nest) for r in o.results}
-    inside |= {id(a) for o in [nest, *nested_ops(nest)] for r in o.regions
-               for b in r.blocks for a in b.args}  # fmt: skip
+    inside = _nest(nest, cache).defined
     if id(read.operand_groups()["padding"][0]) in inside:
         return None
     dims: list[Operation | None] = []
@@ -156,14 +190,12 @@ def _panel_in(read: Operation, indices: list[Value], extents: list[int], nest: O
             return None
         dims.append(loop)
         shape.append(extent * _trips(loop) if loop is not None else extent)
-    if not any(dims):
-        return None  # invariant in every loop: hoisting reads it once
     return _Panel(read, nest, dims, shape)
 
 
-def _legal(nest: Operation, memref: Value) -> bool:
-    users = [o for o in nested_ops(nest) if any(v is memref for v in o.operands)]
-    return known_effects(nest) and all(o.name in READS_ONLY for o in users)
+def _legal(nest: _Nest, memref: Value) -> bool:
+    """Nothing in the loop but reads uses ``memref``, and every op there has known effects."""
+    return nest.known and id(memref) not in nest.touched
 
 
 def _pays(p: _Panel, t: MemRefType) -> bool:
@@ -209,9 +241,9 @@ def _iv(loop: Operation) -> Value:
     return loop.regions[0].blocks[0].args[0]
 
 
-def _pack(entry: Block, p: _Panel) -> None:
-    """The buffer at the top of the function, the copy nest right before ``p.nest``, and
-    ``p.read`` reading the buffer."""
+def _copy(entry: Block, p: _Panel) -> tuple[Value, Value]:
+    """The buffer at the top of the function and the copy nest right before ``p.nest``;
+    returns the buffer and an index 0 defined before ``p.nest``."""
     read = p.read
     g = read.operand_groups()
     memref, indices, padding = g["source"][0], g["indices"], g["padding"][0]
@@ -241,6 +273,11 @@ def _pack(entry: Block, p: _Panel) -> None:
     _insert_before(load, anchor)
     _insert_before(Operation("vector.transfer_write", [load.results[0], buffer, *dst], [],
                              {**kept, "operandSegmentSizes": segments}), anchor)  # fmt: skip
-    # the read: the buffer, at each packed dim's IV minus its lower bound, 0 elsewhere
+    return buffer, zero
+
+
+def _redirect(p: _Panel, buffer: Value, zero: Value) -> None:
+    """``p.read`` reads the buffer, at each packed dim's IV minus its lower bound, 0 elsewhere."""
+    read = p.read
     at = [zero if loop is None else _offset(loop, _iv(loop), read) for loop in p.dims]
-    read.operands = [buffer, *at, padding]
+    read.operands = [buffer, *at, read.operand_groups()["padding"][0]]

@@ -80,6 +80,16 @@ def test_strided_panel_is_packed_and_every_bit_kept(klo: int) -> None:
     assert all(w.tobytes() == g.tobytes() for w, g in zip(want, got))
 
 
+def test_reads_of_one_panel_share_one_copy() -> None:
+    again = "%b2 = vector.transfer_read %B[%k, %j], %p {in_bounds = [true, true]} : " \
+            "memref<16x1024xf32>, vector<1x16xf32>"  # fmt: skip
+    module = parse(_gemm(extra=again))
+    assert pack_module(module) == 2
+    verify_module(module)
+    assert sum(op.name == "memref.alloca" for op in module.walk()) == 1
+    assert sum(op.name == "vector.transfer_write" for op in module.walk()) == 2  # copy, C
+
+
 def test_packed_gemm_optimized_and_compiled_for_avx2_keeps_the_bits() -> None:
     module = parse(_gemm())
     inputs = _inputs()
