@@ -15,6 +15,8 @@ from typing import Any
 from eqsat.encode import EncodedBlock
 from eqsat.extract import Term
 from eqsat.memory import MemoryBudget
+from eqsat.strategies import STRATEGIES
+from eqsat.strategy_kit import slice_op
 from eqsat.schema import READ_OP, Arg, Constructor, by_constructor
 from eqsat.terms import DecodeError, decode_type, term_list
 from frontend.affine import AffineMap
@@ -28,7 +30,7 @@ from frontend.attributes import (
     IntegerAttr,
     UnitAttr,
 )
-from frontend.ir import Block, Operation, Region, Value
+from frontend.ir import Block, Operation, Region, Value, new_op
 from frontend.ops import kinds as K
 from frontend.ops import lookup
 from frontend.ops.spec import MASKABLE, READS, OpSpec, segments_attr
@@ -130,6 +132,9 @@ def _op_plan(cons: str) -> tuple[Constructor, OpSpec, tuple[int, ...], int | Non
     return c, spec, states, iterators
 
 
+# The terms ``_BlockDecoder.value`` handles itself (every other one is an op or a strategy).
+_SPECIAL = frozenset({"Arg", "Outer", "Res", "ListAt", "Masked", "Tiled", "TileOf", "TileAt"})
+
 _FRAMES_PER_OP = 12  # value -> op -> value, plus strategy expanders and state chains
 
 
@@ -207,34 +212,36 @@ class _BlockDecoder:
     def emit(self, op: Operation) -> Operation:
         self.out.append(op)
         dec = self.dec
-        dec.emitted += 1
-        if dec.budget is not None:
-            dec.budget.tick(dec.emitted, "decode", lambda: f"at output op {dec.emitted}{dec.where}")
+        n = dec.emitted = dec.emitted + 1
+        budget = dec.budget
+        # ``budget.tick``, its test inlined: this runs once per output op (millions)
+        if budget is not None and n % budget.every == 0:
+            budget.check("decode", lambda: f"at output op {dec.emitted}{dec.where}")
         return op
 
     def value(self, t: Term) -> Value:
         got = self.values.get(id(t))
         if got is not None:
             return got
-        if t.op == "Arg":
-            v = self.out.args[t.args[1]]  # type: ignore[index]
-        elif t.op == "Outer":
-            v = self.outer[id(self.enc.captures[t.args[1]])]  # type: ignore[index]
-        elif t.op == "Res":
-            multi, i, _ = t.args
-            v = self.multi(multi).results[i]  # type: ignore[arg-type,index]
-        elif t.op == "ListAt":  # element #i of an operand list
-            v = self.value(term_list(t.args[0])[t.args[1]])  # type: ignore[arg-type,index]
-        elif t.op == "Masked":
-            v = self.masked(t)
-        elif t.op == "Tiled":
-            v = self.tiled(t)
-        elif t.op in ("TileOf", "TileAt"):
-            v = self.tile_of(t)
+        op = t.op
+        if op in _SPECIAL:  # one test for the common case, an op or a strategy
+            if op == "Arg":
+                v = self.out.args[t.args[1]]  # type: ignore[index]
+            elif op == "Outer":
+                v = self.outer[id(self.enc.captures[t.args[1]])]  # type: ignore[index]
+            elif op == "Res":
+                multi, i, _ = t.args
+                v = self.multi(multi).results[i]  # type: ignore[arg-type,index]
+            elif op == "ListAt":  # element #i of an operand list
+                v = self.value(term_list(t.args[0])[t.args[1]])  # type: ignore[arg-type,index]
+            elif op == "Masked":
+                v = self.masked(t)
+            elif op == "Tiled":
+                v = self.tiled(t)
+            else:  # TileOf, TileAt
+                v = self.tile_of(t)
         else:
-            from eqsat.strategies import STRATEGIES
-
-            strategy = STRATEGIES.get(t.op)
+            strategy = STRATEGIES.get(op)
             if strategy is not None:
                 v = strategy.expand(self, t)
             else:
@@ -290,9 +297,8 @@ class _BlockDecoder:
             elif arg.role == "operand":
                 for x in [a] if arg.kind == "single" else term_list(a):
                     self.value(x)  # type: ignore[arg-type]
-        op = self.op(inner)
+        op = self.op(inner)  # ``op`` memoizes nothing: its value exists only in the region
         self.out.ops.remove(op)  # it belongs inside the region
-        self.values.pop(id(inner), None)  # and its value exists only there
         return self._mask_around(ty, mask, passthru, op)
 
     def _mask_around(self, ty: Term, mask: Value, passthru: list[Value], op: Operation) -> Value:
@@ -322,12 +328,16 @@ class _BlockDecoder:
         saved_offsets = getattr(self, "offsets", None)
         for leaf in _tile_leaves(kernel):  # the whole operands, emitted once, outside the tiles
             self.value(leaf.args[-1])
+        values = self.values
         for offsets in product(*grid):
-            saved = self.values
-            self.values = dict(saved)
+            # What the kernel decodes for one tile is that tile's alone: the memo entries it
+            # adds are dropped after it (the memo only grows, and a dict pops its newest
+            # entries first: cheaper than a copy of the whole memo per tile).
+            known = len(values)
             self.offsets = offsets
             piece = self.value(kernel)  # type: ignore[arg-type]
-            self.values = saved
+            for _ in range(len(values) - known):
+                values.popitem()
             acc = e.op(
                 "vector.insert_strided_slice",
                 [piece, acc],
@@ -339,8 +349,6 @@ class _BlockDecoder:
         return acc
 
     def tile_of(self, t: Term) -> Value:
-        from eqsat.strategies import Emit
-
         if t.op == "TileAt":  # offsets picked from the grid by dim, -1 meaning 0
             tile, dims, x = t.args
             offsets = [0 if d < 0 else self.offsets[d] for d in dims]  # type: ignore[union-attr]
@@ -351,7 +359,7 @@ class _BlockDecoder:
         sizes = tuple(tile)  # type: ignore[arg-type]
         if sizes == whole.type.shape:  # type: ignore[attr-defined]
             return whole
-        return Emit(self).slice(whole, tuple(offsets), sizes)
+        return self.emit(slice_op(whole, tuple(offsets), sizes)).results[0]
 
     def multi(self, t: Term) -> Operation:
         got = self.values.get(id(t))
@@ -422,7 +430,7 @@ class _BlockDecoder:
                     attrs[arg.name] = decoded
         if spec.needs_segments():
             attrs["operandSegmentSizes"] = segments_attr(sizes)
-        op = Operation(spec.name, operands, result_types or [], attrs)
+        op = new_op(spec, operands, result_types or [], attrs)
         if result_types is None and spec.results:
             op.results = [Value(rt, op, i) for i, rt in enumerate(spec.infer(op))]  # type: ignore
         return self.emit(op)

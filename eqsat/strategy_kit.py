@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from frontend.attributes import Attribute, DenseArrayAttr, IntegerAttr
-from frontend.ir import Operation, Value
+from frontend.ir import Operation, Value, new_op
 from frontend.ops import lookup
 from frontend.ops.spec import segments_attr
 from frontend.types import Type, VectorType
@@ -169,6 +169,24 @@ def _slice_attributes(offsets: tuple[int, ...], sizes: tuple[int, ...]) -> dict[
     return {key: _converted(spec, key, value) for key, value in attrs.items()}
 
 
+def slice_op(v: Value, offsets: tuple[int, ...], sizes: tuple[int, ...]) -> Operation:
+    """``vector.extract_strided_slice`` of ``v`` at unit strides (what ``Emit.op`` builds, its
+    attributes made once per offsets and sizes: tiling takes hundreds of thousands of such
+    slices)."""
+    t: VectorType = v.type  # type: ignore[assignment]
+    return new_op(
+        _slice_spec(),
+        [v],
+        [vector_type(sizes, t.element)],
+        dict(_slice_attributes(offsets, sizes)),
+    )
+
+
+@lru_cache(maxsize=1)
+def _slice_spec() -> Any:
+    return lookup("vector.extract_strided_slice")
+
+
 class Emit:
     """Small constructors for the ops expanders build (types inferred through the op table)."""
 
@@ -192,24 +210,15 @@ class Emit:
         converted = {key: _converted(spec, key, value) for key, value in attrs.items()}
         if segments is not None:
             converted["operandSegmentSizes"] = segments_attr(segments)
-        op = Operation(name, operands, [result] if result is not None else [], converted)
+        op = new_op(spec, list(operands), [result] if result is not None else [], converted)
         if result is None and spec.infer is not None:
             op.results = [Value(t, op, i) for i, t in enumerate(spec.infer(op))]
         self.dec.emit(op)
         return op.results[0] if op.results else None  # type: ignore[return-value]
 
     def slice(self, v: Value, offsets: tuple[int, ...], sizes: tuple[int, ...]) -> Value:
-        """``vector.extract_strided_slice`` of ``v`` at unit strides (what ``op`` builds, its
-        attributes made once per offsets and sizes: tiling takes thousands of such slices)."""
-        t: VectorType = v.type  # type: ignore[assignment]
-        op = Operation(
-            "vector.extract_strided_slice",
-            [v],
-            [vector_type(sizes, t.element)],
-            _slice_attributes(offsets, sizes),
-        )
-        self.dec.emit(op)
-        return op.results[0]
+        """``vector.extract_strided_slice`` of ``v`` at unit strides (``slice_op``)."""
+        return self.dec.emit(slice_op(v, offsets, sizes)).results[0]  # type: ignore[no-any-return]
 
     # -- effects: strategies for reads and writes must respect the state chain ---------------
     def after(self, state: Any) -> None:

@@ -194,6 +194,28 @@ def make_op(
     return op
 
 
+def new_op(
+    spec: Any,
+    operands: list[Value],
+    result_types: list[Type],
+    attributes: dict[str, Attribute],
+) -> Operation:
+    """``Operation(spec.name, operands, result_types, attributes)`` of a known spec, without
+    regions or location, that takes ownership of ``operands`` and ``attributes`` (for the
+    decoder, which builds millions of ops from fresh lists: ``Operation(...)`` looks the spec
+    up and copies both)."""
+    op = _new(Operation)
+    op.name = spec.name
+    op.spec = spec
+    op.operands = operands
+    op.results = [Value(t, op, i) for i, t in enumerate(result_types)]
+    op.attributes = attributes
+    op.regions = []
+    op._loc = None
+    op.parent = None
+    return op
+
+
 class Block:
     """A list of ops with typed arguments (``^bb0(%x: f32):``)."""
 
