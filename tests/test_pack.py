@@ -130,6 +130,13 @@ REFUSED = {
     # B's rows 64 bytes apart: the panel lies contiguous, no set conflict to remove
     "a contiguous panel": _gemm().replace("memref<16x1024xf32>", "memref<16x16xf32>")
                                  .replace("scf.for %j = %c0 to %c32", "scf.for %j = %c0 to %c16"),
+    # a 1024x16 panel of B: 64 KiB, larger than L1 packed too
+    "a panel larger than L1": _gemm().replace("memref<16x1024xf32>", "memref<1024x1024xf32>")
+                                     .replace("memref<8x16xf32>", "memref<8x1024xf32>")
+                                     .replace("to %c16 step %c1", "to %c1024 step %c1")
+                                     .replace("  %p = arith.constant",
+                                              "  %c1024 = arith.constant 1024 : index\n"
+                                              "  %p = arith.constant"),
     # an index computed inside the nest (as conv's %y + %u): not known before the nest
     "an index computed in the nest": _gemm().replace(
         "%b = vector.transfer_read %B[%k, %j]",

@@ -169,6 +169,7 @@ def conv2d(h: int, w: int, c: int, f: int, kh: int = 3, kw: int = 3, tw: int = 4
 KERNELS = {
     "gemm_128.mlir": lambda: gemm(128),
     "gemm_256.mlir": lambda: gemm(256),
+    "gemm_512.mlir": lambda: gemm(512),
     "softmax_64x256.mlir": lambda: softmax(64, 256),
     "layernorm_64x256.mlir": lambda: layernorm(64, 256),
     "conv2d_nhwc_34x34x16x16.mlir": lambda: conv2d(34, 34, 16, 16),
