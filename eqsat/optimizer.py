@@ -29,7 +29,7 @@ from frontend import parse
 from frontend.errors import MLIRError
 from eqsat.memory import MemoryBudget, MemoryExceeded
 from eqsat.windows import WINDOW_OPS, Window, merge_reports, plan_windows
-from frontend.ir import Block, Module, Operation, Region, Value, gc_paused
+from frontend.ir import Block, Module, Operation, Region, Value, gc_paused, gc_settling
 from frontend.printer import print_module
 from frontend.verifier import verify_module
 
@@ -634,16 +634,19 @@ def _optimize_windowed(
     reports: list[SaturationReport] = []
     total = 0.0
     state: dict[str, object] = {"phase": "encode"}
-    for piece in pieces:
-        if not piece:
-            continue
-        try:
-            total += _optimize_piece(eg, piece, phases, cost, extractor, facts, memory,
-                                     blocks, outer, seconds, reports, state)
-        except MemoryError:  # an allocation failed under the hard limit, between two checks
-            if memory is None:
-                raise
-            raise MemoryExceeded(memory.limit, str(state["phase"]), _where(piece)) from None
+    with gc_settling() as settle:  # the input and each piece's output stay to the end
+        settle()
+        for piece in pieces:
+            if not piece:
+                continue
+            try:
+                total += _optimize_piece(eg, piece, phases, cost, extractor, facts, memory,
+                                         blocks, outer, seconds, reports, state)
+            except MemoryError:  # an allocation failed under the hard limit, between checks
+                if memory is None:
+                    raise
+                raise MemoryExceeded(memory.limit, str(state["phase"]), _where(piece)) from None
+            settle()
     t4 = time.perf_counter()
     out = Module([], dict(module.attributes), module.name, module.source)
     for op in module.ops:

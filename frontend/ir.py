@@ -57,6 +57,32 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+@contextmanager
+def gc_settling() -> Iterator[Callable[[], None]]:
+    """Yields ``settle()``: collect the garbage made so far, then freeze what survives
+    (``gc.freeze``) until the ``with`` ends, so that later collections skip it.
+
+    Why: a long run builds its output piece by piece (``eqsat.optimizer``'s windows), and every
+    full collection walks all the objects alive, so on a program of millions of ops the cyclic
+    collector's cost grows with the square of its size (at 32,000 ops 3.4 CPU s of full
+    collections against 1.4 at 16,000). Settled after each piece, a collection walks only what
+    the pieces since made. Does nothing when the collector is off. (``gc.unfreeze`` at the end
+    also returns objects frozen before, such as the interpreter's own at start-up, to the
+    oldest generation: later collections walk them again, nothing more.)"""
+    own = gc.isenabled()
+
+    def settle() -> None:
+        if own:
+            gc.collect()
+            gc.freeze()
+
+    try:
+        yield settle
+    finally:
+        if own:
+            gc.unfreeze()
+
+
 class Value:
     """An SSA value: an op result or a block argument. ``name`` is a printing hint."""
 

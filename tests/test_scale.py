@@ -3,9 +3,11 @@ with the same results, and extraction's work grows linearly (counted, never time
 
 from __future__ import annotations
 
+import gc
 import re
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +23,7 @@ from eqsat.targets import load_target
 from eqsat.windows import plan_windows
 from experiments.lib.scaling_programs import addf_chain, straight_line
 from frontend import parse
+from frontend.ir import gc_settling
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -155,6 +158,40 @@ def test_windowed_optimization_computes_the_same_values(program: str) -> None:
         assert len(got) == len(exp)
         for g, e in zip(got, exp):
             np.testing.assert_array_equal(np.asarray(g), np.asarray(e))
+
+
+def test_gc_settling_collects_then_freezes_until_the_end() -> None:
+    """What the windows rely on: ``settle()`` frees the garbage cycles made so far and freezes
+    the objects alive (later collections skip them); the end unfreezes; with the collector
+    off it does nothing."""
+
+    class Node:
+        me: object
+
+    enabled = gc.isenabled()
+    kept = [[i] for i in range(1000)]  # container objects: the collector tracks them
+    try:
+        gc.enable()
+        with gc_settling() as settle:
+            garbage = Node()
+            garbage.me = garbage
+            ref = weakref.ref(garbage)
+            del garbage
+            before = gc.get_freeze_count()
+            settle()
+            assert ref() is None
+            assert gc.get_freeze_count() >= before + len(kept)
+        assert gc.get_freeze_count() == 0 and gc.isenabled()
+        gc.disable()
+        with gc_settling() as settle:
+            settle()
+            assert gc.get_freeze_count() == 0
+        assert not gc.isenabled()
+    finally:
+        gc.unfreeze()
+        if enabled:
+            gc.enable()
+    assert len(kept) == 1000
 
 
 def _set_entries(n: int, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
