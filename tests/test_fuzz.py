@@ -46,17 +46,21 @@ def test_generator_covers_the_op_families() -> None:
         assert op in seen, op
 
 
-def test_programs_agree_at_every_stage() -> None:
+@functools.cache
+def _fifty() -> tuple[tuple[str, int], ...]:
+    return tuple(fuzz.generate(50, seed=2026))
+
+
+@pytest.mark.parametrize("batch", [0, 1])
+def test_programs_agree_at_every_stage(batch: int) -> None:
     """Every variant (default costs, strategies forced, each target's widths, compiled
     runs where the code generator exists, fast-math stages within their tolerance, one
-    strategy of each family forced) on 50 programs, a quarter of them kernel-sized (compiling
-    those dominates: the campaign in experiments/results/fuzz runs hundreds): no mismatch, no
-    crash."""
-    cases = list(fuzz.generate(50, seed=2026))
-    findings = []
-    for i in range(0, len(cases), 25):
-        forced = fuzz.forced_variant(fuzz.forced_for_batch(i // 25))
-        findings += fuzz.check_batch(cases[i : i + 25], [*fuzz.variants(), forced])
+    strategy of each family forced) on 50 programs in two batches of 25 (two tests, so that
+    parallel workers share them), a quarter of them kernel-sized (compiling those dominates:
+    the campaign in experiments/results/fuzz runs hundreds): no mismatch, no crash."""
+    cases = list(_fifty()[batch * 25 : (batch + 1) * 25])
+    forced = fuzz.forced_variant(fuzz.forced_for_batch(batch))
+    findings = fuzz.check_batch(cases, [*fuzz.variants(), forced])
     assert not findings, "\n\n".join(f"{f.kind} at {f.stage}: {f.detail}\n{f.text}"
                                      for f in findings[:3])
 
