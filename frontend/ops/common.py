@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
+from frontend.attributes import ArrayAttr
 from frontend.errors import VerifyError
 from frontend.ir import Operation
 from frontend.types import Type, VectorType
@@ -34,13 +36,18 @@ def vec(op: Operation, name: str) -> VectorType:
     return t
 
 
+_value = attrgetter("value")
+
+
 def ints(attr: Any) -> tuple[int, ...]:
     """Integer values of a DenseArrayAttr or an ArrayAttr of IntegerAttr."""
     if attr is None:
         return ()
-    if hasattr(attr, "element"):
+    # An ArrayAttr tested first and read at C level: verifying a slice reads three of these,
+    # and ``hasattr`` costs a raised AttributeError when it says no.
+    if attr.__class__ is not ArrayAttr and hasattr(attr, "element"):
         return tuple(attr.values)
-    return tuple(v.value for v in attr.values)
+    return tuple(map(_value, attr.values))
 
 
 def is_permutation(perm: tuple[int, ...], n: int) -> bool:
