@@ -16,7 +16,7 @@ at least ``MIN_GROUP``), and the same tau with ``llvm-mca-22``'s cycle estimate 
 compiled assembly as the predictor.
 
     python experiments/cost_regret.py --targets avx2,x86-64-v2 --kernels N [--split held-out]
-        [--space single|full] [--out experiments/results/cost_regret]
+        [--space single|full] [--only NAME,...] [--out experiments/results/cost_regret]
 """
 
 from __future__ import annotations
@@ -299,6 +299,8 @@ def main() -> int:
     p.add_argument("--kernels", type=int, default=12, help="kernels per target (a spread subset)")
     p.add_argument("--start", type=int, default=0, help="offset of the spread subset")
     p.add_argument("--split", choices=["held-out", "all"], default="held-out")
+    p.add_argument("--only", metavar="NAMES",
+                   help="these kernels (comma-separated corpus names) instead of a spread subset")
     p.add_argument("--space", choices=["single", "full"], default="full")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--out", default="experiments/results/cost_regret")
@@ -325,6 +327,13 @@ def main() -> int:
     kernels = [(n, t) for n, t in corpus() if args.split == "all" or held_out(n)]
     step = max(1, len(kernels) // args.kernels)
     subset = kernels[args.start :: step][: args.kernels]
+    if args.only:
+        wanted = args.only.split(",")
+        known = dict(kernels)
+        missing = [n for n in wanted if n not in known]
+        if missing:
+            p.error(f"--only: no kernel {', '.join(missing)} in the {args.split} split")
+        subset = [(n, known[n]) for n in wanted]
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     records: list[dict[str, Any]] = []
