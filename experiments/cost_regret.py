@@ -308,13 +308,17 @@ def main() -> int:
                    help="fill llvm-mca estimates into an earlier run's records (and write its "
                         ".md report), time nothing")
     p.add_argument("--merge", nargs="+", metavar="JSON",
-                   help="merge the records of several runs into --out (.json and .md)")
+                   help="merge the records of several runs into --out (.json and .md); a "
+                        "later run's record of a kernel and target replaces an earlier one's")
     args = p.parse_args()
     if args.mca_only:
         return fill_mca(Path(args.mca_only))
     if args.merge:
         runs = [json.loads(Path(f).read_text()) for f in args.merge]
-        records = [r for d in runs for r in d["records"]]
+        # a later run's record of a (target, kernel) replaces an earlier one's (a re-run of
+        # the kernels a change affects)
+        latest = {(r["target"], r["kernel"]): r for d in runs for r in d["records"]}
+        records = list(latest.values())
         data = {"provenance": runs[0]["provenance"], "runs": [d["provenance"] for d in runs],
                 "records": records,
                 "summary": summarize([r for r in records if "error" not in r])}  # fmt: skip

@@ -81,3 +81,27 @@ def test_without_a_native_width_nothing_is_tiled() -> None:
     module = parse(ELEMENTWISE)
     result = optimize_module(module, cost=vv_cost({"ArithAddf": lanes_squared}))
     assert "extract_strided_slice" not in print_module(result.module)
+
+
+COLUMNS = """
+func.func @entry() {
+  %x = arith.constant dense<[[0.0, -0.0, 1.0, -2.0], [-0.0, 0.0, 0xFFC00000, 3.0],
+                             [-0.0, -0.0, -1.0, 0xFFC00000]]> : vector<3x4xf32>
+  %acc = arith.constant dense<[-0.0, -0.0, 0.5, -5.0]> : vector<4xf32>
+  %r = vector.multi_reduction <maxnumf>, %x, %acc [0] : vector<3x4xf32> to vector<4xf32>
+  vector.print %r : vector<4xf32>
+  return
+}
+"""
+
+
+def test_column_reduction_is_tiled_over_the_result() -> None:
+    """multi_reduction over dim 0: a chain per native tile of the result, rows in the same
+    order (the interpreter's bits, signed zeros and NaNs included)."""
+    module = parse(COLUMNS)
+    costs = vv_cost({"MultiReduction": lanes_squared})
+    result = optimize_module(module, cost=costs, native={"f32": 2})
+    text = print_module(result.module)
+    assert text.count("vector.multi_reduction") == 2  # result of 4, tiles of 2
+    assert "vector<3x4xf32> to vector<3x2xf32>" in text  # every row of two columns
+    assert run(result.module) == run(module)
