@@ -293,6 +293,13 @@ def fill_mca(path: Path) -> int:
     return 0
 
 
+def merge_records(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records of several runs, in order; a later run's record of a (target, kernel)
+    replaces an earlier one's in place (a re-run of the kernels a change affects)."""
+    latest = {(r["target"], r["kernel"]): r for d in runs for r in d["records"]}
+    return list(latest.values())
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--targets", default="avx2,x86-64-v2")
@@ -315,10 +322,7 @@ def main() -> int:
         return fill_mca(Path(args.mca_only))
     if args.merge:
         runs = [json.loads(Path(f).read_text()) for f in args.merge]
-        # a later run's record of a (target, kernel) replaces an earlier one's (a re-run of
-        # the kernels a change affects)
-        latest = {(r["target"], r["kernel"]): r for d in runs for r in d["records"]}
-        records = list(latest.values())
+        records = merge_records(runs)
         data = {"provenance": runs[0]["provenance"], "runs": [d["provenance"] for d in runs],
                 "records": records,
                 "summary": summarize([r for r in records if "error" not in r])}  # fmt: skip

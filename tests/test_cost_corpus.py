@@ -9,7 +9,7 @@ import re
 import pytest
 
 from experiments.cost_corpus import corpus, held_out
-from experiments.cost_regret import kendall_tau, summarize
+from experiments.cost_regret import kendall_tau, merge_records, summarize
 from frontend import parse
 from frontend.verifier import verify_module
 
@@ -91,3 +91,12 @@ def test_the_bit_exact_field_leaves_out_rows_with_other_bits() -> None:
     rec["exact"] = ["mlir-fused"]
     s = summarize([rec])["avx2"]
     assert s["exact_worst_regret"] == pytest.approx(0.25) and s["exact_at_least_mlir_best"] == 0
+
+
+def test_a_re_run_replaces_the_earlier_record_of_its_kernel() -> None:
+    first = {"records": [_rec("a", 100.0, [(1, 100.0)], {"m": 50.0}, False),
+                         _rec("b", 10.0, [(1, 10.0)], {"m": 20.0}, False)]}  # fmt: skip
+    rerun = {"records": [_rec("a", 40.0, [(1, 40.0)], {"m": 50.0}, False)]}
+    merged = merge_records([first, rerun])
+    assert [r["kernel"] for r in merged] == ["a", "b"]  # order kept, "a" once
+    assert merged[0]["eqsat"]["eqsat"]["ns"] == 40.0
