@@ -1,5 +1,6 @@
 // Lowering strategies of rules/explore: contract-to-scalar-*, multi-reduction-inner-*,
-// transpose-as-shuffle-16x16, transfer-read-*, transfer-write-* (effects: the memrefs are
+// transpose-as-shuffle-16x16, transpose-as-shuffle-4x4-pairs (an f64 transpose),
+// transfer-read-*, transfer-write-* (effects: the memrefs are
 // arguments, so both sides of a rewrite run on the same random memory).
 #dot = {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> ()>], iterator_types = ["reduction", "reduction"]}
 func.func @lowerings(%a: vector<2x3xf32>, %b: vector<3x2xf32>, %s: f32, %r: vector<2x3x4xf32>, %racc: vector<3xf32>, %t: vector<16x16xf32>) -> (f32, vector<3xf32>, vector<16x16xf32>) {
@@ -7,6 +8,11 @@ func.func @lowerings(%a: vector<2x3xf32>, %b: vector<3x2xf32>, %s: f32, %r: vect
   %1 = vector.multi_reduction <add>, %r, %racc [0, 2] : vector<2x3x4xf32> to vector<3xf32>
   %2 = vector.transpose %t, [1, 0] : vector<16x16xf32> to vector<16x16xf32>
   return %0, %1, %2 : f32, vector<3xf32>, vector<16x16xf32>
+}
+
+func.func @f64_transpose(%t: vector<4x8xf64>) -> vector<8x4xf64> {
+  %0 = vector.transpose %t, [1, 0] : vector<4x8xf64> to vector<8x4xf64>
+  return %0 : vector<8x4xf64>
 }
 
 func.func @reads(%m: memref<10xf32>, %short: memref<5xf32>, %m2: memref<4x6xf32>, %i: index, %p: f32, %k: vector<4xi1>) -> (vector<4xf32>, vector<8xf32>, vector<4xf32>, vector<3x4xf32>, vector<2x4xf32>) {
