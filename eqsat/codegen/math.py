@@ -15,7 +15,7 @@ from typing import Any
 from llvmlite import ir
 
 from eqsat.codegen.emitter import FuncEmitter
-from eqsat.codegen.types import F32, F64, I1, I32, vector_of
+from eqsat.codegen.types import F32, F64, I1, I32
 from frontend.ir import Operation
 
 LIBM = {
@@ -32,34 +32,87 @@ INTRINSIC = {
 }  # fmt: skip
 
 
-def _scalars(em: FuncEmitter, x: ir.Value) -> list[ir.Value]:
-    if isinstance(x.type, ir.VectorType):
-        return [em.b.extract_element(x, I32(i)) for i in range(x.type.count)]
-    return [x]
-
-
 def _libm(name: str) -> Callable[[FuncEmitter, Operation], Any]:
     def lower(em: FuncEmitter, op: Operation) -> Any:
         arity = len(op.operands)
 
         def f(*xs: ir.Value) -> ir.Value:
-            lanes = list(zip(*(_scalars(em, x) for x in xs)))
-            et = lanes[0][0].type
-            c_name, wt = (name, F64) if et == F64 else (name + "f", F32)
-            fn = em.m.declare(c_name, wt, [wt] * arity)
-            # Not a builtin to LLVM: it would fold a call on a constant with the double
-            # function rounded to float (coshf(1) one ulp off the library's), or rewrite it.
-            fn.attributes.add("nobuiltin")
-            outs = []
-            for args in lanes:
-                wide = [a if a.type == wt else em.b.fpext(a, wt) for a in args]
-                r = em.b.call(fn, wide)
-                outs.append(r if et == wt else em.b.fptrunc(r, et))
-            return vector_of(em.b, outs) if isinstance(xs[0].type, ir.VectorType) else outs[0]
+            if isinstance(xs[0].type, ir.VectorType):
+                return _vector_call(em, name, list(xs))
+            return _scalar_call(em, em.b, name, list(xs))
 
         return em.map_chunks(op, f)
 
     return lower
+
+
+def _libm_function(em: FuncEmitter, name: str, et: ir.Type, arity: int) -> tuple[ir.Function, ir.Type]:
+    """The C library's function for elements of type ``et`` (``expf`` for f32, f16 and bf16,
+    ``exp`` for f64) and the type it computes in."""
+    c_name, wt = (name, F64) if et == F64 else (name + "f", F32)
+    fn = em.m.declare(c_name, wt, [wt] * arity)
+    # Not a builtin to LLVM: it would fold a call on a constant with the double function
+    # rounded to float (coshf(1) one ulp off the library's), or rewrite it.
+    fn.attributes.add("nobuiltin")
+    return fn, wt
+
+
+def _scalar_call(em: FuncEmitter, b: ir.IRBuilder, name: str, args: list[ir.Value]) -> ir.Value:
+    et = args[0].type
+    fn, wt = _libm_function(em, name, et, len(args))
+    r = b.call(fn, [a if a.type == wt else b.fpext(a, wt) for a in args])
+    return r if et == wt else b.fptrunc(r, et)
+
+
+def _vector_call(em: FuncEmitter, name: str, xs: list[ir.Value]) -> ir.Value:
+    """The function on every lane, through a helper that reads its arguments from memory and
+    writes its results there (``_eqsat_<name>_<type>``, never inlined).
+
+    Why not extract, call and insert in place: each call clobbers every vector register, so
+    LLVM spills each lane's argument taken out of the register (a shuffle, a store and a load
+    a lane), where MLIR's ``llvm.exp.v256f32``, split by LLVM, reads each lane from the
+    spilled vector in one instruction: softmax's 256 ``expf`` a row ran 1.07x MLIR's code."""
+    vt: ir.VectorType = xs[0].type  # type: ignore[assignment]
+    helper = _lanes_helper(em, name, vt, len(xs))
+    slots = []
+    for x in [*xs, None]:
+        slot = em.alloca(vt)
+        if x is not None:
+            em.b.store(x, slot)
+        slots.append(slot)
+    em.b.call(helper, [slots[-1], *slots[:-1]])
+    return em.b.load(slots[-1])
+
+
+def _lanes_helper(em: FuncEmitter, name: str, vt: ir.VectorType, arity: int) -> ir.Function:
+    """``void _eqsat_<name>_<vNtype>(<N x T>* out, <N x T>* in...)``: out[i] = f(in[i]...)
+    for every lane, in a loop that LLVM may unroll but not vectorize (the calls are not
+    builtins)."""
+    from eqsat.codegen.emitter import mangle
+
+    fname = f"_eqsat_{name}_{mangle(vt)}"
+    got = em.m.module.globals.get(fname)
+    if got is not None:
+        return got  # type: ignore[return-value]
+    ptr = vt.as_pointer()
+    fn = ir.Function(em.m.module, ir.FunctionType(ir.VoidType(), [ptr] * (arity + 1)), fname)
+    fn.linkage = "internal"
+    fn.attributes.add("noinline")
+    entry, loop, done = fn.append_basic_block("entry"), fn.append_basic_block("lane"), fn.append_basic_block("done")
+    b = ir.IRBuilder(entry)
+    b.branch(loop)
+    b.position_at_end(loop)
+    i = b.phi(I32)
+    i.add_incoming(I32(0), entry)
+    out, *ins = (b.bitcast(p, vt.element.as_pointer()) for p in fn.args)
+    args = [b.load(b.gep(p, [i])) for p in ins]
+    b.store(_scalar_call(em, b, name, args), b.gep(out, [i]))
+    nxt = b.add(i, I32(1))
+    i.add_incoming(nxt, loop)
+    b.cbranch(b.icmp_unsigned("<", nxt, I32(vt.count)), loop, done)
+    b.position_at_end(done)
+    b.ret_void()
+    return fn
 
 
 def _intr(name: str) -> Callable[[FuncEmitter, Operation], Any]:
