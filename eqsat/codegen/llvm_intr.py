@@ -22,7 +22,14 @@ from llvmlite import ir
 from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.gather import Sources, arange
 from eqsat.codegen.types import shuffle_mask
-from eqsat.codegen.vector_reduce import _start, combine, fold, matrix_multiply
+from eqsat.codegen.vector_reduce import (
+    _NUM,
+    _start,
+    combine,
+    fix_zero_sign,
+    fold,
+    matrix_multiply,
+)
 from eqsat.codegen.vector_shape import flat_transpose
 from frontend.ir import Operation
 from frontend.ops.llvm import _reassoc
@@ -49,20 +56,24 @@ def fmuladd(em: FuncEmitter, op: Operation) -> Any:
 
 def _tree(em: FuncEmitter, kind: str, x: ir.Value, is_float: bool = True) -> ir.Value:
     """Halve until one lane is left: lanes [0, h) with [h, 2h), an odd last lane carried
-    (frontend.semantics_hwv.pairwise_tree), as shuffles and lane-wise ops."""
+    (frontend.semantics_hwv.pairwise_tree), as shuffles and lane-wise ops; minnumf/maxnumf
+    with bare minnum/maxnum steps and the zero's sign fixed once at the end."""
+    late_zero = is_float and kind in _NUM
+    whole = x
     undef = ir.Constant(x.type, ir.Undefined)
     n = x.type.count
     while n > 1:
         h = n // 2
         lo = em.b.shuffle_vector(x, undef, shuffle_mask(list(range(h))))
         hi = em.b.shuffle_vector(x, undef, shuffle_mask(list(range(h, 2 * h))))
-        y = combine(em, kind, lo, hi, is_float)
+        y = combine(em, kind, lo, hi, is_float, zero_sign=not late_zero)
         if n % 2:
             rest = em.b.shuffle_vector(x, undef, shuffle_mask([n - 1] * h))
             y = em.b.shuffle_vector(y, rest, shuffle_mask(list(range(h)) + [h]))
         x, n = y, y.type.count
         undef = ir.Constant(x.type, ir.Undefined)
-    return em.b.extract_element(x, ir.IntType(32)(0))
+    r = em.b.extract_element(x, ir.IntType(32)(0))
+    return fix_zero_sign(em, kind, r, [whole]) if late_zero and whole.type.count > 1 else r
 
 
 def _reduce(name: str) -> Callable[[FuncEmitter, Operation], Any]:

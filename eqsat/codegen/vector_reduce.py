@@ -45,12 +45,22 @@ _FLOAT_INTR = {
 }
 
 
-def combine(em: FuncEmitter, kind: str, a: ir.Value, b: ir.Value, is_float: bool) -> ir.Value:
-    """a <kind> b on scalars or 1-D vectors (the semantics of frontend.semantics.combine)."""
+_NUM = ("minnumf", "maxnumf")
+
+
+def combine(
+    em: FuncEmitter, kind: str, a: ir.Value, b: ir.Value, is_float: bool, zero_sign: bool = True
+) -> ir.Value:
+    """a <kind> b on scalars or 1-D vectors (the semantics of frontend.semantics.combine).
+    ``zero_sign=False``: minnumf/maxnumf as LLVM's bare minnum/maxnum, whose result for
+    zeros of opposite signs is either; a fold of such steps gets its zeros' signs right once,
+    at its end (``fix_zero_sign``)."""
     if is_float:
         if kind in _FLOAT:
             return getattr(em.b, _FLOAT[kind])(a, b)
-        if kind in ("minnumf", "maxnumf"):
+        if kind in _NUM:
+            if not zero_sign:
+                return em.intrinsic(_FLOAT_INTR[kind], [a, b])
             return em.min_max_num(_FLOAT_INTR[kind], a, b)
         if kind in _FLOAT_INTR:
             return em.intrinsic(_FLOAT_INTR[kind], [a, b])
@@ -62,6 +72,43 @@ def combine(em: FuncEmitter, kind: str, a: ir.Value, b: ir.Value, is_float: bool
             cmp = em.b.icmp_signed if signed else em.b.icmp_unsigned
             return em.b.select(cmp(pred, a, b), a, b)
     raise CodegenError(f"combining kind <{kind}> is not defined on this element type")
+
+
+def fix_zero_sign(em: FuncEmitter, kind: str, r: ir.Value, items: list[ir.Value]) -> ir.Value:
+    """``r``, the minnumf/maxnumf of ``items`` folded with bare ``llvm.minnum``/``maxnum``,
+    with the interpreter's zero: the maximum is +0 if any item is +0 (else -0), the minimum
+    -0 if any item is -0. Every other value (NaNs included) is the same whatever the order or
+    the sign LLVM picks, so only a zero result is fixed, in a branch taken only then: per
+    step of a fold, the compare, and and select of ``FuncEmitter.min_max_num`` cost a third
+    of a wide max tree's instructions (softmax's row maximum, see the README). ``r`` is a
+    scalar whose items are the lanes of every vector of ``items``, or a vector whose lane i
+    folds lane i of each of ``items``."""
+    t = r.type
+    vector = isinstance(t, ir.VectorType)
+    lane = t.element if vector else t
+    w = bit_width(lane)
+    it: ir.Type = ir.IntType(w)
+    zero = em.b.fcmp_ordered("oeq", r, em.like(r, 0.0))
+    want = 0 if kind == "maxnumf" else 1 << (w - 1)  # the zero that wins: +0 max, -0 min
+    cond = em.intrinsic("vector.reduce.or", [zero], ret=ir.IntType(1)) if vector else zero
+    before = em.b.block
+    with em.b.if_then(cond, likely=False):
+        hit = None
+        for x in items:
+            xt = ir.VectorType(it, x.type.count) if isinstance(x.type, ir.VectorType) else it
+            eq = em.b.icmp_unsigned("==", em.b.bitcast(x, xt), em.const(xt, want))
+            if not vector and isinstance(xt, ir.VectorType):
+                eq = em.intrinsic("vector.reduce.or", [eq], ret=ir.IntType(1))
+            hit = eq if hit is None else em.b.or_(hit, eq)
+        ti = ir.VectorType(it, t.count) if vector else it
+        won = em.b.bitcast(em.const(ti, want), t)
+        lost = em.b.bitcast(em.const(ti, want ^ (1 << (w - 1))), t)
+        fixed = em.b.select(zero, em.b.select(hit, won, lost), r)
+        slow = em.b.block
+    out = em.b.phi(t)
+    out.add_incoming(r, before)
+    out.add_incoming(fixed, slow)
+    return out
 
 
 def neutral(em: FuncEmitter, kind: str, e: str, t: ir.Type) -> ir.Value:
@@ -106,9 +153,11 @@ def fold(
         and (em.m.reassoc and is_float or _items_are_pieces(flat_ops))
     )
     flags = ["reassoc"] if em.m.reassoc and is_float else []
+    late_zero = is_float and kind in _NUM and step is None and flat_mask is None
     pieces = []
     for c in result_chunks(em, rt):
         acc = start(c)
+        folded = [acc]
         if per_element:  # acc_p <kind> reduce(items of p): llvm.vector.reduce.* per element
             outs = []
             for lane, p in enumerate(c):
@@ -119,17 +168,24 @@ def fold(
             continue
         for k in range(steps):
             chunks = [s.chunk(em, idx[c, k]) for s, idx in flat_ops]
+            if late_zero:
+                folded.append(item(*chunks))
+                acc = combine(em, kind, acc, folded[-1], is_float, zero_sign=False)
+                continue
             new = step(acc, *chunks) if step else combine(em, kind, acc, item(*chunks), is_float)
             if flat_mask is not None:
                 new = em.b.select(flat_mask[0].chunk(em, flat_mask[1][c, k]), new, acc)
             acc = new
-        pieces.append(acc)
+        pieces.append(fix_zero_sign(em, kind, acc, folded) if late_zero and steps else acc)
     if not isinstance(rt, VectorType):
         return em.b.extract_element(pieces[0], I32(0))
     return em.from_chunks(pieces, rt)
 
 
-_PART = 8  # lanes per part of a long ordered reduction (LLVM expands wide ones slowly)
+# An ordered float reduction of more than 2 * _PART lanes is a chain of scalar steps on the
+# source's lanes: ``llvm.vector.reduce.fadd`` of 8-lane parts, expanded late in O3, left
+# shuffles and a ``-0.0 +`` start in the optimized IR and ran 10% slower on softmax's row sum.
+_PART = 8
 _REDUCE_INT = {
     "add": "add",
     "mul": "mul",
@@ -164,14 +220,10 @@ def _reduce(
     if is_float:
         name = "vector.reduce.fadd" if kind == "add" else "vector.reduce.fmul"
         n = items.type.count
-        if not flags and n > 2 * _PART and n % _PART == 0:  # ordered: chain native parts
-            for k in range(0, n, _PART):
-                part = em.b.shuffle_vector(
-                    items,
-                    ir.Constant(items.type, ir.Undefined),
-                    shuffle_mask(list(range(k, k + _PART))),
-                )
-                acc = em.intrinsic(name, [acc, part], over=[part.type], ret=acc.type)
+        if not flags and n > 2 * _PART:  # ordered: a chain of scalar steps
+            op = em.b.fadd if kind == "add" else em.b.fmul
+            for k in range(n):
+                acc = op(acc, em.b.extract_element(items, I32(k)))
             return acc
         return em.intrinsic(name, [acc, items], over=[items.type], ret=acc.type, flags=flags)
     r = em.intrinsic("vector.reduce." + _REDUCE_INT[kind], [items], ret=acc.type)
