@@ -124,10 +124,16 @@ def test_min_max_num_folds_keep_the_interpreters_zero(kind: str, e: str, form: s
         text = (f"func.func @f(%v: vector<12x{e}>) -> {e} {{\n"
                 f"  %r = vector.reduction <{kind}>, %v : vector<12x{e}> into {e}\n"
                 f"  return %r : {e}\n}}\n")  # fmt: skip
+    _same_bits_on_special_values(text, e, shapes, seed=7)
+
+
+def _same_bits_on_special_values(text: str, e: str, shapes: tuple, seed: int) -> None:
+    """@f of ``text`` compiled for every target gives the interpreter's bits (zeros' signs
+    included) on arguments of ``shapes`` drawn from signed zeros, NaNs, infinities and +-1."""
     module = parse(text)
     dt = {"f32": np.float32, "f64": np.float64, "f16": np.float16}[e]
     pool = np.array([0.0, -0.0, np.nan, np.inf, -np.inf, 1.0, -1.0], dt)
-    rng = np.random.default_rng(7)
+    rng = np.random.default_rng(seed)
     programs = [compile(module, t, "f") for t in TARGETS]
     for _ in range(100):
         args = [rng.choice(pool, s).astype(dt) for s in shapes]
@@ -136,4 +142,28 @@ def test_min_max_num_folds_keep_the_interpreters_zero(kind: str, e: str, form: s
             got = np.asarray(program(*args), dt)
             assert np.array_equal(np.signbit(got), np.signbit(want)) and np.array_equal(
                 got, want, equal_nan=True
-            ), (kind, [a.tolist() for a in args], got, want)
+            ), (text, [a.tolist() for a in args], got, want)
+
+
+def _chain(op: str, e: str, n: int = 4) -> str:
+    args = ", ".join(f"%a{i}: vector<8x{e}>" for i in range(n))
+    lines, acc = [], "%a0"
+    for i in range(1, n):
+        lines.append(f"  %m{i} = {op} {acc}, %a{i} : vector<8x{e}>")
+        acc = f"%m{i}"
+    return (f"func.func @f({args}) -> vector<8x{e}> {{\n" + "\n".join(lines)
+            + f"\n  return {acc} : vector<8x{e}>\n}}\n")  # fmt: skip
+
+
+def test_a_chain_of_max_ops_fixes_the_zeros_sign_once() -> None:
+    """``eqsat.codegen.min_max_chain``: the ops inside a chain (each result used only by the
+    next) are bare maxnum; the last fixes the zero from the chain's four operands."""
+    body = emit_llvm_ir(_chain("arith.maxnumf", "f32"), "avx2").split("define ", 2)[1]
+    assert len(re.findall(r'call .*@"llvm\.maxnum\.', body)) == 3 and body.count("fcmp oeq") == 1
+
+
+@pytest.mark.skipif(not TARGETS, reason="this host runs none of the x86 targets")
+@pytest.mark.parametrize("op", ["arith.maxnumf", "arith.minnumf"])
+@pytest.mark.parametrize("e", ["f32", "f64", "f16"])
+def test_min_max_num_chains_keep_the_interpreters_zero(op: str, e: str) -> None:
+    _same_bits_on_special_values(_chain(op, e), e, ((8,),) * 4, seed=11)

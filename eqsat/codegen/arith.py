@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from llvmlite import ir
 
+from eqsat.codegen import min_max_chain
 from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.types import I1, CodegenError, scalar_type
 from frontend.attributes import DenseElementsAttr, FloatAttr, IntegerAttr
@@ -289,8 +290,8 @@ LOWERINGS: dict[str, Callable[[FuncEmitter, Operation], Any]] = {
     "arith.negf": negf,
     "arith.maximumf": _intr("maximum"),
     "arith.minimumf": _intr("minimum"),
-    "arith.maxnumf": lambda em, op: em.map_chunks(op, lambda a, b: em.min_max_num("maxnum", a, b)),
-    "arith.minnumf": lambda em, op: em.map_chunks(op, lambda a, b: em.min_max_num("minnum", a, b)),
+    "arith.maxnumf": min_max_chain.lower("maxnum"),
+    "arith.minnumf": min_max_chain.lower("minnum"),
     "arith.cmpf": cmpf,
     "arith.cmpi": cmpi,
     "arith.select": select,

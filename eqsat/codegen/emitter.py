@@ -121,6 +121,16 @@ class FuncEmitter:
         # Rows already taken out of an aggregate, per (value, basic block): an op that reads
         # one row of a big vector would otherwise extract all of them again (compile time).
         self._rows: dict[tuple[int, int], tuple[ir.Value, list[ir.Value]]] = {}
+        self._users: dict[Value, list[Operation]] | None = None
+
+    def users(self, v: Value) -> list[Operation]:
+        """The ops of this function that use ``v`` (once per use), in any region."""
+        if self._users is None:
+            self._users = {}
+            for op in self.func.walk():
+                for x in op.operands:
+                    self._users.setdefault(x, []).append(op)
+        return self._users.get(v, [])
 
     # -- values -------------------------------------------------------------------------------
     def get(self, v: Value) -> Any:
@@ -237,6 +247,42 @@ class FuncEmitter:
         both = self.b.and_(ab, bb) if name == "maxnum" else self.b.or_(ab, bb)
         equal = self.b.fcmp_ordered("oeq", a, b)
         return self.b.select(equal, self.b.bitcast(both, t), r)
+
+    def fix_zero_sign(self, name: str, r: ir.Value, items: Sequence[ir.Value]) -> ir.Value:
+        """``r``, the minimum or maximum (``name``: ``minnum``/``maxnum``) of ``items`` folded
+        with bare ``llvm.minnum``/``maxnum``, with the interpreter's zero: the maximum is +0 if
+        any item is +0 (else -0), the minimum -0 if any item is -0. Every other value (NaNs
+        included) is the same whatever the order or the zero LLVM picks, so only a zero result
+        is fixed, in a branch taken only then; ``min_max_num``'s compare, and and select per
+        step made a third of a wide max tree's instructions (softmax's row maximum; README,
+        "Real programs"). ``r`` is a scalar whose items are the lanes of every vector of
+        ``items``, or a vector whose lane i folds lane i of each of ``items``."""
+        t = r.type
+        vector = isinstance(t, ir.VectorType)
+        lane = t.element if vector else t
+        w = bit_width(lane)
+        it: ir.Type = ir.IntType(w)
+        zero = self.b.fcmp_ordered("oeq", r, self.like(r, 0.0))
+        want = 0 if name == "maxnum" else 1 << (w - 1)  # the zero that wins: +0 max, -0 min
+        cond = self.intrinsic("vector.reduce.or", [zero], ret=ir.IntType(1)) if vector else zero
+        before = self.b.block
+        with self.b.if_then(cond, likely=False):
+            hit = None
+            for x in items:
+                xt = ir.VectorType(it, x.type.count) if isinstance(x.type, ir.VectorType) else it
+                eq = self.b.icmp_unsigned("==", self.b.bitcast(x, xt), self.const(xt, want))
+                if not vector and isinstance(xt, ir.VectorType):
+                    eq = self.intrinsic("vector.reduce.or", [eq], ret=ir.IntType(1))
+                hit = eq if hit is None else self.b.or_(hit, eq)
+            ti = ir.VectorType(it, t.count) if vector else it
+            won = self.b.bitcast(self.const(ti, want), t)
+            lost = self.b.bitcast(self.const(ti, want ^ (1 << (w - 1))), t)
+            fixed = self.b.select(zero, self.b.select(hit, won, lost), r)
+            slow = self.b.block
+        out = self.b.phi(t)
+        out.add_incoming(r, before)
+        out.add_incoming(fixed, slow)
+        return out
 
     def fma(self, a: ir.Value, b: ir.Value, c: ir.Value) -> ir.Value:
         """a * b + c rounded once: ``llvm.fma``, or in vector registers where that would be a

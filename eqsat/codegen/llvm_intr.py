@@ -23,10 +23,10 @@ from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.gather import Sources, arange
 from eqsat.codegen.types import shuffle_mask
 from eqsat.codegen.vector_reduce import (
+    _FLOAT_INTR,
     _NUM,
     _start,
     combine,
-    fix_zero_sign,
     fold,
     matrix_multiply,
 )
@@ -73,7 +73,7 @@ def _tree(em: FuncEmitter, kind: str, x: ir.Value, is_float: bool = True) -> ir.
         x, n = y, y.type.count
         undef = ir.Constant(x.type, ir.Undefined)
     r = em.b.extract_element(x, ir.IntType(32)(0))
-    return fix_zero_sign(em, kind, r, [whole]) if late_zero and whole.type.count > 1 else r
+    return em.fix_zero_sign(_FLOAT_INTR[kind], r, [whole]) if late_zero and whole.type.count > 1 else r
 
 
 def _reduce(name: str) -> Callable[[FuncEmitter, Operation], Any]:

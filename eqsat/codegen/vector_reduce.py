@@ -54,7 +54,7 @@ def combine(
     """a <kind> b on scalars or 1-D vectors (the semantics of frontend.semantics.combine).
     ``zero_sign=False``: minnumf/maxnumf as LLVM's bare minnum/maxnum, whose result for
     zeros of opposite signs is either; a fold of such steps gets its zeros' signs right once,
-    at its end (``fix_zero_sign``)."""
+    at its end (``FuncEmitter.fix_zero_sign``)."""
     if is_float:
         if kind in _FLOAT:
             return getattr(em.b, _FLOAT[kind])(a, b)
@@ -72,43 +72,6 @@ def combine(
             cmp = em.b.icmp_signed if signed else em.b.icmp_unsigned
             return em.b.select(cmp(pred, a, b), a, b)
     raise CodegenError(f"combining kind <{kind}> is not defined on this element type")
-
-
-def fix_zero_sign(em: FuncEmitter, kind: str, r: ir.Value, items: list[ir.Value]) -> ir.Value:
-    """``r``, the minnumf/maxnumf of ``items`` folded with bare ``llvm.minnum``/``maxnum``,
-    with the interpreter's zero: the maximum is +0 if any item is +0 (else -0), the minimum
-    -0 if any item is -0. Every other value (NaNs included) is the same whatever the order or
-    the sign LLVM picks, so only a zero result is fixed, in a branch taken only then: per
-    step of a fold, the compare, and and select of ``FuncEmitter.min_max_num`` cost a third
-    of a wide max tree's instructions (softmax's row maximum, see the README). ``r`` is a
-    scalar whose items are the lanes of every vector of ``items``, or a vector whose lane i
-    folds lane i of each of ``items``."""
-    t = r.type
-    vector = isinstance(t, ir.VectorType)
-    lane = t.element if vector else t
-    w = bit_width(lane)
-    it: ir.Type = ir.IntType(w)
-    zero = em.b.fcmp_ordered("oeq", r, em.like(r, 0.0))
-    want = 0 if kind == "maxnumf" else 1 << (w - 1)  # the zero that wins: +0 max, -0 min
-    cond = em.intrinsic("vector.reduce.or", [zero], ret=ir.IntType(1)) if vector else zero
-    before = em.b.block
-    with em.b.if_then(cond, likely=False):
-        hit = None
-        for x in items:
-            xt = ir.VectorType(it, x.type.count) if isinstance(x.type, ir.VectorType) else it
-            eq = em.b.icmp_unsigned("==", em.b.bitcast(x, xt), em.const(xt, want))
-            if not vector and isinstance(xt, ir.VectorType):
-                eq = em.intrinsic("vector.reduce.or", [eq], ret=ir.IntType(1))
-            hit = eq if hit is None else em.b.or_(hit, eq)
-        ti = ir.VectorType(it, t.count) if vector else it
-        won = em.b.bitcast(em.const(ti, want), t)
-        lost = em.b.bitcast(em.const(ti, want ^ (1 << (w - 1))), t)
-        fixed = em.b.select(zero, em.b.select(hit, won, lost), r)
-        slow = em.b.block
-    out = em.b.phi(t)
-    out.add_incoming(r, before)
-    out.add_incoming(fixed, slow)
-    return out
 
 
 def neutral(em: FuncEmitter, kind: str, e: str, t: ir.Type) -> ir.Value:
@@ -176,7 +139,7 @@ def fold(
             if flat_mask is not None:
                 new = em.b.select(flat_mask[0].chunk(em, flat_mask[1][c, k]), new, acc)
             acc = new
-        pieces.append(fix_zero_sign(em, kind, acc, folded) if late_zero and steps else acc)
+        pieces.append(em.fix_zero_sign(_FLOAT_INTR[kind], acc, folded) if late_zero and steps else acc)
     if not isinstance(rt, VectorType):
         return em.b.extract_element(pieces[0], I32(0))
     return em.from_chunks(pieces, rt)
