@@ -73,7 +73,9 @@ def _tree(em: FuncEmitter, kind: str, x: ir.Value, is_float: bool = True) -> ir.
         x, n = y, y.type.count
         undef = ir.Constant(x.type, ir.Undefined)
     r = em.b.extract_element(x, ir.IntType(32)(0))
-    return em.fix_zero_sign(_FLOAT_INTR[kind], r, [whole]) if late_zero and whole.type.count > 1 else r
+    if late_zero and whole.type.count > 1:
+        return em.fix_zero_sign(_FLOAT_INTR[kind], r, [whole])
+    return r
 
 
 def _reduce(name: str) -> Callable[[FuncEmitter, Operation], Any]:

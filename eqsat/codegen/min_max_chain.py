@@ -60,7 +60,8 @@ def lower(name: str) -> Callable[[FuncEmitter, Operation], Any]:
 
         rows = pieces(op.results[0], bare(em, op))
         per_leaf = [pieces(v, em.get(v)) for v in leaves]
-        fixed = [em.fix_zero_sign(name, row, [p[i] for p in per_leaf]) for i, row in enumerate(rows)]
+        fixed = [em.fix_zero_sign(name, row, [p[i] for p in per_leaf])
+                 for i, row in enumerate(rows)]  # fmt: skip
         return em.from_chunks(fixed, t)
 
     return one

@@ -139,7 +139,9 @@ def fold(
             if flat_mask is not None:
                 new = em.b.select(flat_mask[0].chunk(em, flat_mask[1][c, k]), new, acc)
             acc = new
-        pieces.append(em.fix_zero_sign(_FLOAT_INTR[kind], acc, folded) if late_zero and steps else acc)
+        if late_zero and steps:
+            acc = em.fix_zero_sign(_FLOAT_INTR[kind], acc, folded)
+        pieces.append(acc)
     if not isinstance(rt, VectorType):
         return em.b.extract_element(pieces[0], I32(0))
     return em.from_chunks(pieces, rt)

@@ -1,17 +1,19 @@
 """In-process A/B of eqsat's code against MLIR 22's on one kernel, same bits, same compiler.
 
 ``python experiments/kernels_e2e/ab.py softmax_64x256.mlir fma_8x128_f32 ...`` (a file of this
-directory, any path, or a kernel name of ``experiments/cost_corpus.py``). Both functions are
+directory, any path, or a kernel name of ``experiments/cost_corpus.py``). Every variant is
 compiled in this one process for the same target machine under the same LLVM options
-(``eqsat.bench.harness.Compiled``), their outputs compared bit for bit, then timed alternately
-(``--rounds`` rounds; each round times every variant once, one sample of about
-``--sample-ms`` each, starting at the next variant each round): the minimum and median over rounds, so a slow moment of the shared machine
-hits every variant alike. MLIR's variants: its default and, with ``--variants``, named ones of
-``eqsat.bench.mlir_baseline``'s space (``mlir-multi_reduction-innerreduction``, ...), with
-``mlir-loops-`` in place of ``mlir-``: on the input after eqsat's loop passes
-(``eqsat.optimizer.loop_level``, as the benchmark's ``mlir-loops-*`` rows). ``--dump DIR``
-writes each variant's optimized LLVM IR and assembly (to read with ``llvm-mca-22``). Writes
-``--out``.md/.json under experiments/results with provenance.
+(``eqsat.bench.harness.Compiled``), its outputs compared bit for bit with eqsat's, then all
+are timed alternately: ``--rounds`` rounds, each one sample of about ``--sample-ms`` per
+variant, each round starting at the next variant. Reported: the minimum and median per variant
+and the paired ratio (per round, the variant's sample over eqsat's of the same round; its
+median and quartiles), which a loaded machine moves least. MLIR's variants: its default and,
+with ``--variants``, others of ``eqsat.bench.mlir_baseline``'s space
+(``mlir-multi_reduction-innerreduction``, ...), ``mlir-loops-...`` for one on the input after
+eqsat's loop passes (``eqsat.optimizer.loop_level``, the benchmark's ``mlir-loops-*`` rows).
+``--ir NAME=FILE`` adds LLVM IR of one's own (an older commit's output, saved there with
+``--save-eqsat-ir``). ``--dump DIR`` writes each variant's optimized LLVM IR and assembly
+(for ``llvm-mca-22``). ``--out`` writes .md/.json with provenance.
 """
 
 from __future__ import annotations
@@ -64,7 +66,8 @@ def entry_of(text: str) -> str:
 
 
 def run_one(name: str, target_name: str, variants: list[str], rounds: int, sample_ms: float,
-            dump: Path | None, extra_ir: dict[str, str] | None = None) -> dict:  # fmt: skip
+            dump: Path | None, extra_ir: dict[str, str] | None = None,
+            save_ir: str | None = None) -> dict:  # fmt: skip
     target = load_target(target_name)
     label, text = kernel_text(name)
     module = parse(text, label)
@@ -73,6 +76,8 @@ def run_one(name: str, target_name: str, variants: list[str], rounds: int, sampl
     inputs = make_inputs(sig, {})
     options = LlvmOptions.of(target)
     irs = {"eqsat": eqsat_llvm_ir(module, target, "", "nested")}
+    if save_ir:
+        Path(save_ir.replace("{kernel}", label)).write_text(irs["eqsat"])
     by_name = {v.name: v for v in [*single_variants(""),
                                    *space_variants(text, "", "avx2" in target.requires)]}
     looped = print_module(loop_level(module))
@@ -83,7 +88,8 @@ def run_one(name: str, target_name: str, variants: list[str], rounds: int, sampl
                              f"{label} (known: {', '.join(sorted(by_name))}, each also as "
                              "mlir-loops-*)")
         irs[v] = lower_to_llvm_ir(looped if plain != v else text, by_name[plain])
-    irs.update({k: Path(f).read_text() for k, f in (extra_ir or {}).items()})
+    irs.update({k: Path(f.replace("{kernel}", label)).read_text()
+                for k, f in (extra_ir or {}).items()})  # fmt: skip
     compiled = {k: Compiled(ir, sig, target, options) for k, ir in irs.items()}
     outs = {k: c.run(inputs) for k, c in compiled.items()}
     same = {k: all(np.array_equal(np.asarray(a).view(np.uint8), np.asarray(b).view(np.uint8))
@@ -112,9 +118,11 @@ def run_one(name: str, target_name: str, variants: list[str], rounds: int, sampl
     return {"kernel": label, "entry": entry, "target": target_name, "rows": rows}
 
 
-def markdown(prov: dict, results: list[dict], rounds: int, sample_ms: float) -> str:
+def markdown(
+    prov: dict, results: list[dict], rounds: int, sample_ms: float, note: str = ""
+) -> str:
     out = ["# In-process A/B: eqsat against MLIR 22 (same target machine, same LLVM options)", "",
-           provenance.markdown_header(prov), "",
+           provenance.markdown_header(prov), "", *([note, ""] if note else []),
            f"{rounds} rounds; each round one sample of about {sample_ms:g} ms of thread CPU time "
            "per variant, variants alternating. The machine is shared (load average above): the "
            "minimum is the figure to compare, the median shows the noise. Bit-exact: outputs bit "
@@ -143,10 +151,15 @@ def main(argv: list[str] | None = None) -> int:
                     "comma-separated (mlir-default, mlir-loops-transfer-full_unroll, ...)")
     ap.add_argument("--rounds", type=int, default=40)
     ap.add_argument("--sample-ms", type=float, default=5.0)
+    ap.add_argument("--save-eqsat-ir", default=None, metavar="FILE",
+                    help="write eqsat's LLVM IR (before O3) to FILE ({kernel}: the kernel)")
     ap.add_argument("--dump", default=None, help="directory for optimized IR and assembly")
     ap.add_argument("--out", default=None, help="results path without suffix")
+    ap.add_argument("--note", default="", help="a paragraph for the results file (what the "
+                    "--ir rows are)")
     ap.add_argument("--ir", action="append", default=[], metavar="NAME=FILE",
-                    help="also time this LLVM IR file (a hand-edited variant), as row NAME")
+                    help="also time this LLVM IR file (a hand-edited variant, or an older "
+                    "commit's output), as row NAME; {kernel} in FILE is the kernel's name")
     args = ap.parse_args(argv)
     variants = [v for v in args.variants.split(",") if v]
     if any("=" not in x for x in args.ir):
@@ -157,7 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     dump = Path(args.dump) if args.dump else None
     results = []
     for k in args.kernels:
-        res = run_one(k, args.target, variants, args.rounds, args.sample_ms, dump, extra_ir)
+        res = run_one(k, args.target, variants, args.rounds, args.sample_ms, dump, extra_ir,
+                      args.save_eqsat_ir)  # fmt: skip
         results.append(res)
         for name, r in res["rows"].items():
             print(f"{res['kernel']:28s} {name:36s} min {r['min_ns']:9.1f} ns  median "
@@ -166,9 +180,10 @@ def main(argv: list[str] | None = None) -> int:
                   f"bit-exact {r['bit_exact']}", flush=True)
     if args.out:
         out = Path(args.out)
-        out.with_suffix(".json").write_text(json.dumps({"provenance": prov, "results": results},
-                                                       indent=1) + "\n")
-        out.with_suffix(".md").write_text(markdown(prov, results, args.rounds, args.sample_ms))
+        out.with_suffix(".json").write_text(json.dumps(
+            {"provenance": prov, "note": args.note, "results": results}, indent=1) + "\n")
+        out.with_suffix(".md").write_text(markdown(prov, results, args.rounds, args.sample_ms,
+                                                   args.note))  # fmt: skip
     return 0
 
 
