@@ -228,6 +228,22 @@ def main(argv: list[str] | None = None) -> int:
         if e.errno not in (errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EDQUOT, errno.EFBIG):
             raise
         return _output_failed(e)
+    finally:
+        if argv is None:
+            _leave_to_exit()
+
+
+def _leave_to_exit() -> None:
+    """The command line's process is about to end: take what it built out of the cyclic
+    collector's reach (``gc.freeze``), so that the interpreter's final collection does not walk
+    it. Why: IR is cyclic (an op holds its results, each result its op), so freeing a program
+    is a collection's work: 2 of 27 CPU s of ``eqsat opt`` on a 16,000-op program (2.2 s of
+    the 2.3 s after ``main`` returned), all of it spent just before the memory goes back to
+    the system anyway. Only for the process's own command line (a caller of ``main()`` keeps
+    its collector as it was)."""
+    import gc
+
+    gc.freeze()
 
 
 def _run(args: argparse.Namespace) -> int:

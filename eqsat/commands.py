@@ -123,6 +123,7 @@ def _opt(args: argparse.Namespace, memory: MemoryBudget) -> int:
         memory=memory,
         # --explain and --dump-egraph describe one e-graph of the whole program
         window=0 if args.explain or args.dump_egraph else WINDOW_OPS,
+        ahead=not args.single_process,
     )
     native = args.native or None
     if target is None and native is None:
@@ -395,6 +396,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="resident memory budget, e.g. 4G or 500M (default: a third of physical "
                    "memory, at most 8G); past it every phase stops with a located error, "
                    "saturation at half of it with stop reason 'memory'")
+    p.add_argument("--single-process", action="store_true",
+                   help="extract every window of a long function in this process (default: a "
+                   "second process extracts the windows ahead of decoding, eqsat.ahead)")
     p.add_argument("--generic", action="store_true", help="print every op in generic form")
     p.add_argument("--layout", choices=["nested", "flat"], default="nested",
                    help="n-D vectors as nested LLVM arrays (default) or flattened (--emit llvm/asm)")

@@ -19,7 +19,7 @@ import os
 import re
 import resource
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 KiB, MiB, GiB = 1 << 10, 1 << 20, 1 << 30
 DEFAULT_CAP = 8 * GiB  # the default budget: min(8 GiB, a third of physical memory)
@@ -74,6 +74,15 @@ def rss() -> int:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * KiB
 
 
+def rss_of(pid: int) -> int:
+    """Another process's resident size in bytes (0 once it has ended)."""
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
 def peak_rss() -> int:
     """The process's peak resident size in bytes so far."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * KiB
@@ -99,10 +108,22 @@ class MemoryBudget:
     limit: int
     every: int = 512
     checks: int = 0  # resident-size reads so far (tests count them)
+    # Processes working for the same command (``eqsat.ahead``): pid -> the bytes of its
+    # resident size already counted here; and the bytes of this process's own resident size
+    # counted by a peer. A forked child starts with its parent's pages in its resident size,
+    # shared: the parent counts the child's size above the parent's size at the fork, the
+    # child its own size above that and the parent's whole (pages the parent frees after the
+    # fork but the child still holds are left out of both).
+    peers: dict[int, int] = field(default_factory=dict)
+    counted_by_peer: int = 0
 
     def used(self) -> int:
         self.checks += 1
-        return rss()
+        own = rss()
+        if not self.peers:
+            return own
+        return (max(0, own - self.counted_by_peer)
+                + sum(max(0, rss_of(p) - base) for p, base in self.peers.items()))
 
     def exceeded(self, share: float = 1.0) -> bool:
         """Whether resident size is above ``share`` of the limit."""

@@ -7,6 +7,7 @@ with its own root, so a rule fires once for every place it applies.
 
 from __future__ import annotations
 
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -17,8 +18,9 @@ from typing import Protocol
 from eqsat.cost import CostModel, vv_cost
 from eqsat.decode import Decoder
 from eqsat.egraph import EGraph
-from eqsat.encode import Encoder
-from eqsat.extract import Extraction, ExtractionError, Snapshot
+from eqsat.encode import EncodedBlock, Encoder
+from eqsat.ahead import Ahead, pack_terms, unpack_terms
+from eqsat.extract import Extraction, ExtractionError, Snapshot, Term
 from eqsat.hoist import hoist_module
 from eqsat.pack import pack_module
 from eqsat.unroll_loops import FACTOR, unroll_module
@@ -27,11 +29,11 @@ from eqsat.saturate import Phase, SaturationReport, saturate
 from eqsat.schema import schema_text
 from frontend import parse
 from frontend.errors import MLIRError
-from eqsat.memory import MemoryBudget, MemoryExceeded
+from eqsat.memory import MemoryBudget, MemoryExceeded, rss
 from eqsat.windows import WINDOW_OPS, Window, merge_reports, plan_windows
 from frontend.ir import Block, Module, Operation, Region, Value, gc_paused, gc_settling
 from frontend.printer import print_module
-from frontend.verifier import verify_module
+from frontend.verifier import symbol_table, verify_module, verify_ops
 
 PHASES = ("canonicalize", "explore")
 # Rules from VV ops on native tiles to a target's HWV ops: run after explore at --emit hwv.
@@ -95,6 +97,8 @@ class Budget:
     # Resident-size budget (None: unchecked), and the ops per window of a long body (0: whole).
     memory: MemoryBudget | None = None
     window: int = WINDOW_OPS
+    # Windows extracted in a second process while this one decodes (``eqsat.ahead``).
+    ahead: bool = True
 
 
 @dataclass
@@ -112,6 +116,8 @@ class OptimizeResult:
     encoder: Encoder | None = None
     cost_model: CostModel | None = None
     windows: int = 1  # e-graphs the program was optimized in (eqsat.windows)
+    # How the windows were extracted in a second process (eqsat.ahead; "" when they were not).
+    ahead: str = ""
     # The later rounds: what each round's extraction chose (their e-graphs and snapshots
     # only with ``optimize_module(..., keep_rounds=True)``, for explanations).
     later_rounds: tuple[OptimizeResult, ...] = ()
@@ -132,7 +138,8 @@ class OptimizeResult:
             + f"; extracted cost {self.cost:g}"
         )
         if self.windows > 1:  # eqsat.windows: the phase lines above sum over the windows
-            lines.append(f"windows: {self.windows} e-graphs of at most one window of ops each")
+            lines.append(f"windows: {self.windows} e-graphs of at most one window of ops each"
+                         + (f", {self.ahead}" if self.ahead else ""))
         return "\n".join(lines)
 
 
@@ -532,10 +539,22 @@ def _function_of(block: Block) -> str:
     return f"{label} ({op.loc})" if op.loc is not None else label
 
 
-def _verify(out: Module, user: tuple[RuleFile, ...], snap: Snapshot | None = None) -> None:
-    """Verify the extracted program; a failure with user rules is theirs (ill-typed)."""
+def _verify(
+    out: Module,
+    user: tuple[RuleFile, ...],
+    snap: Snapshot | None = None,
+    verified: set[int] | frozenset[int] = frozenset(),
+    ops: list[Operation] | None = None,
+    symbols: dict[str, Operation] | None = None,
+) -> None:
+    """Verify the extracted program (but the ops in ``verified``), or with ``ops`` only those
+    ops, ahead of the program (``symbols``: its symbols); a failure with user rules is theirs
+    (ill-typed)."""
     try:
-        verify_module(out)
+        if ops is None:
+            verify_module(out, verified)
+        else:
+            verify_ops(ops, symbols or {})
     except MLIRError as e:
         if not user:
             raise
@@ -609,19 +628,14 @@ def _optimize_windowed(
     user: tuple[RuleFile, ...],
 ) -> OptimizeResult:
     """``_optimize_once`` for a module with a body longer than one window (``eqsat.windows``):
-    the short bodies together, then each window of the long ones, each piece in the e-graph of
-    the schema and rules (``push``/``pop``), the memory budget checked between pieces. The
-    result has no e-graph or snapshot (there is none of the whole program)."""
+    the short bodies together, then each window of the long ones, each piece in an e-graph of
+    its own, the memory budget checked between pieces. With ``budget.ahead`` a second process
+    extracts the pieces ahead of this one's decoding (``eqsat.ahead``). The result has no
+    e-graph or snapshot (there is none of the whole program)."""
     memory = budget.memory
     seconds = dict.fromkeys(("encode", "saturate", "extract", "decode"), 0.0)
-    t0 = time.perf_counter()
-    eg = EGraph()
-    eg.run(schema_text(), "<schema>")
     files = tuple(rf for group in rules.values() for rf in group)
-    for rf in files:
-        rf.install(eg)
     phases = _phases(rules, budget)
-    seconds["encode"] += time.perf_counter() - t0
     blocks = {id(f): Block([a.type for a in f.regions[0].blocks[0].args]) for f in funcs}
     outer: dict[int, dict[int, Value]] = {
         id(f): {id(a): n for a, n in zip(f.regions[0].blocks[0].args, blocks[id(f)].args)}
@@ -630,25 +644,79 @@ def _optimize_windowed(
     whole: list[tuple[Operation, Window | None]] = [(f, None) for f in funcs
                                                     if len(plans[id(f)]) == 1]
     pieces = [whole] + [[(f, w)] for f in funcs if len(plans[id(f)]) > 1 for w in plans[id(f)]]
+    pieces = [p for p in pieces if p]
     facts = native_tile_facts(module, native) if native else ""
     reports: list[SaturationReport] = []
     total = 0.0
     state: dict[str, object] = {"phase": "encode"}
-    with gc_settling() as settle:  # the input and each piece's output stay to the end
-        settle()
-        for piece in pieces:
-            if not piece:
-                continue
-            try:
-                total += _optimize_piece(eg, piece, phases, cost, extractor, facts, memory,
-                                         blocks, outer, seconds, reports, state)
-            except MemoryError:  # an allocation failed under the hard limit, between checks
-                if memory is None:
-                    raise
-                raise MemoryExceeded(memory.limit, str(state["phase"]), _where(piece)) from None
-            settle()
-    t4 = time.perf_counter()
+    parent = os.getpid()
+
+    def extract(i: int, enc: Encoder | None = None) -> _Extracted:
+        try:
+            if enc is None:
+                state["phase"] = "encode"
+                enc = _encode_piece(pieces[i], memory)[0]
+            return _extract_piece(files, enc, pieces[i], phases, cost, extractor, facts,
+                                  memory, state)
+        except MemoryError:  # an allocation failed under the hard limit, between checks
+            if memory is None:
+                raise
+            raise MemoryExceeded(memory.limit, str(state["phase"]), _where(pieces[i])) from None
+
+    def extract_packed(i: int) -> _Extracted:  # in the child: the parent counts there too
+        if memory is not None:
+            memory.peers, memory.counted_by_peer = {parent: 0}, at_fork
+        got = extract(i)
+        return replace(got, roots=pack_terms(got.roots))  # type: ignore[arg-type]
+
     out = Module([], dict(module.attributes), module.name, module.source)
+    symbols = symbol_table(module)  # the output's functions keep the input's names and types
+    verified: set[int] = set()
+    at_fork = rss()
+    ahead = Ahead.start(extract_packed, len(pieces)) if budget.ahead and len(pieces) > 1 else None
+    if ahead is not None and memory is not None:
+        memory.peers[ahead.pid] = at_fork
+    try:
+        with gc_settling() as settle:  # the input and each piece's output stay to the end
+            settle()
+            for i, piece in enumerate(pieces):
+                state["phase"] = "encode"
+                t0 = time.perf_counter()
+                enc, encoded = _encode_piece(piece, memory)
+                seconds["encode"] += time.perf_counter() - t0
+                got = ahead.get() if ahead is not None else None
+                if got is None:
+                    got = extract(i, enc)
+                else:
+                    got = replace(got, roots=unpack_terms(*got.roots))
+                total += got.total
+                reports.append(got.report)
+                for k, dt in zip(("encode", "saturate", "extract"), got.seconds):
+                    seconds[k] += dt
+                state["phase"] = "decode"
+                t0 = time.perf_counter()
+                before = {id(f): len(blocks[id(f)].ops) for f, _ in piece}
+                try:
+                    _decode_piece(piece, encoded, got.roots, memory, blocks, outer)
+                except MemoryError:
+                    if memory is None:
+                        raise
+                    raise MemoryExceeded(memory.limit, "decode", _where(piece)) from None
+                # verified now, while the other process works (terminators read their
+                # function: they wait for the whole module's verification)
+                new = [op for f, _ in piece for op in blocks[id(f)].ops[before[id(f)]:]
+                       if op.spec is None or not op.spec.has("terminator")]
+                with gc_paused():
+                    _verify(out, user, ops=new, symbols=symbols)
+                verified.update(map(id, new))
+                seconds["decode"] += time.perf_counter() - t0
+                settle()
+    finally:
+        if ahead is not None:
+            ahead.close()
+            if memory is not None:
+                del memory.peers[ahead.pid]
+    t4 = time.perf_counter()
     for op in module.ops:
         if id(op) not in blocks:
             out.body.append(op)
@@ -656,7 +724,7 @@ def _optimize_windowed(
         region = Region([blocks[id(op)]])
         out.body.append(Operation(op.name, [], [], dict(op.attributes), [region], op.loc))
     with gc_paused():
-        _verify(out, user)
+        _verify(out, user, verified=verified)
     seconds["decode"] += time.perf_counter() - t4
     return OptimizeResult(
         out,
@@ -665,63 +733,99 @@ def _optimize_windowed(
         seconds,
         total,
         cost_model=cost,
-        windows=sum(1 for p in pieces if p),
+        windows=len(pieces),
+        ahead=_ahead_note(ahead, len(pieces)),
     )
 
 
-def _optimize_piece(
-    eg: EGraph,
+def _ahead_note(ahead: Ahead | None, pieces: int) -> str:
+    """What ``--stats`` says of the second process: "" without one."""
+    if ahead is None:
+        return ""
+    if not ahead.lost:
+        return "extracted in a second process"
+    return (f"the first {ahead.delivered} of {pieces} extracted in a second process (which "
+            f"ended, {ahead.lost}: the rest here)")
+
+
+@dataclass(frozen=True)
+class _Extracted:
+    """One piece extracted: each block's term (by block index), the extracted cost, the
+    saturation report, and the seconds spent encoding, saturating and extracting."""
+
+    roots: dict[int, Term]
+    total: float
+    report: SaturationReport
+    seconds: tuple[float, float, float]
+
+
+def _encode_piece(
+    piece: list[tuple[Operation, Window | None]], memory: MemoryBudget | None
+) -> tuple[Encoder, list[EncodedBlock]]:
+    """The egglog text of one piece (whole bodies, or one window of a body) and its blocks."""
+    enc = Encoder(memory)
+    encoded = [
+        enc.encode_block(f.regions[0].blocks[0], w.ops if w else None, w.outputs if w else ())
+        for f, w in piece
+    ]
+    return enc, encoded
+
+
+def _extract_piece(
+    files: tuple[RuleFile, ...],
+    enc: Encoder,
     piece: list[tuple[Operation, Window | None]],
     phases: list[Phase],
     cost: CostModel,
     extractor: str,
     facts: str,
     memory: MemoryBudget | None,
-    blocks: dict[int, Block],
-    outer: dict[int, dict[int, Value]],
-    seconds: dict[str, float],
-    reports: list[SaturationReport],
     state: dict[str, object],
-) -> float:
-    """Encode, saturate, extract and decode one piece (whole bodies, or one window of a body)
-    into ``blocks``; ``outer`` maps each function's values to their decoded ones. ``state``
-    receives the phase under way (for a failed allocation's message). Returns the extracted
-    cost."""
-    total = 0.0
-    eg.run("(push)", "<window>")
+) -> _Extracted:
+    """Load one piece's encoding (``enc``), saturate and extract it in an e-graph of the
+    schema and rules of its own (a fresh one: egglog's ``pop`` after a window took longer
+    with every window). ``state`` receives the phase under way (for a failed allocation's
+    message)."""
     state["phase"] = "encode"
     t0 = time.perf_counter()
-    enc = Encoder(memory)
-    encoded = [
-        enc.encode_block(f.regions[0].blocks[0], w.ops if w else None, w.outputs if w else ())
-        for f, w in piece
-    ]
+    eg = EGraph()
+    eg.run(schema_text(), "<schema>")
+    for rf in files:
+        rf.install(eg)
     _load(eg, enc, memory, _where(piece))
     if facts:
         eg.run(facts, "<native tiles>")
     t1 = time.perf_counter()
     state["phase"] = "saturate"
-    reports.append(saturate(eg, phases))
+    report = saturate(eg, phases)
     t2 = time.perf_counter()
     state["phase"] = "extract"
     snap = Snapshot(eg)
     roots = {}
+    total = 0.0
     for b in enc.blocks:
         ex, _ = _extract_root(snap, b.root, cost, extractor, memory)
         roots[b.index] = ex.term
         total += ex.cost
-    t3 = time.perf_counter()
-    state["phase"] = "decode"
+    return _Extracted(roots, total, report, (t1 - t0, t2 - t1, time.perf_counter() - t2))
+
+
+def _decode_piece(
+    piece: list[tuple[Operation, Window | None]],
+    encoded: list[EncodedBlock],
+    roots: dict[int, Term],
+    memory: MemoryBudget | None,
+    blocks: dict[int, Block],
+    outer: dict[int, dict[int, Value]],
+) -> None:
+    """Decode one piece's extracted ``roots`` into ``blocks``; ``outer`` maps each function's
+    values to their decoded ones (a window's outputs are added for the windows after it)."""
     with gc_paused():  # decoding makes tens of thousands of ops and no garbage
         for (f, w), e in zip(piece, encoded, strict=True):
             decoder = Decoder(roots, memory, f" ({_where([(f, w)]).removeprefix('in ')})")
             values = decoder.decode_block(e, blocks[id(f)], outer[id(f)])
             if w is not None:
                 outer[id(f)].update(zip(map(id, w.outputs), values))
-    eg.run("(pop)", "<window>")
-    for k, dt in zip(seconds, (t1 - t0, t2 - t1, t3 - t2, time.perf_counter() - t3)):
-        seconds[k] += dt
-    return total
 
 
 def _where(piece: list[tuple[Operation, Window | None]]) -> str:

@@ -7,6 +7,8 @@ next to each op's spec.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from frontend.errors import VerifyError
 from frontend.fastverify import CompiledChecks
 from frontend.ir import Module, Operation
@@ -15,8 +17,18 @@ from frontend.ops.spec import OPTIONAL, SINGLE, SYMBOL, TERMINATOR, OpSpec, _val
 from frontend.types import FunctionType
 
 
-def verify_module(module: Module) -> None:
-    """Raise ``VerifyError`` (with the op's file:line:col) at the first broken rule."""
+def verify_module(module: Module, verified: frozenset[int] | set[int] = frozenset()) -> None:
+    """Raise ``VerifyError`` (with the op's file:line:col) at the first broken rule.
+    ``verified``: ids of ops already verified by ``verify_ops`` (with the ops nested in
+    them), which are skipped."""
+    symbols = symbol_table(module)
+    for op in module.ops:
+        _verify_top_level(op)
+        _verify_tree(op, symbols, verified)
+
+
+def symbol_table(module: Module) -> dict[str, Operation]:
+    """The module's symbols by name (``VerifyError`` for a name defined twice)."""
     symbols: dict[str, Operation] = {}
     for op in module.ops:
         sym = op.attributes.get("sym_name")
@@ -25,8 +37,15 @@ def verify_module(module: Module) -> None:
             if name in symbols:
                 raise fail(op, f"redefinition of symbol named '{name}'")
             symbols[name] = op  # type: ignore[index]
-    for op in module.ops:
-        _verify_top_level(op)
+    return symbols
+
+
+def verify_ops(ops: Iterable[Operation], symbols: dict[str, Operation]) -> None:
+    """Verify ``ops`` and the ops nested in them ahead of their module (``symbols``: its
+    ``symbol_table``), as ``verify_module`` would. For a program built piece by piece
+    (``eqsat.optimizer``'s windows), so that each piece is checked while the next is made;
+    an op whose rules read its parent (a terminator) waits for ``verify_module``."""
+    for op in ops:
         _verify_tree(op, symbols)
 
 
@@ -43,15 +62,19 @@ def _verify_top_level(op: Operation) -> None:
         raise fail(op, "only functions and globals may appear at the top level of a module")
 
 
-def _verify_tree(op: Operation, symbols: dict[str, Operation]) -> None:
-    """``op`` and every op nested in it, in textual order (as ``op.walk()`` visits them)."""
+def _verify_tree(
+    op: Operation, symbols: dict[str, Operation], verified: frozenset[int] | set[int] = frozenset()
+) -> None:
+    """``op`` and every op nested in it, in textual order (as ``op.walk()`` visits them),
+    except the ops in ``verified``."""
     verify_op(op)
     if op.name in _SYMBOL_USERS:
         _verify_symbol_use(op, symbols)
     for region in op.regions:
         for block in region.blocks:
             for inner in block.ops:
-                _verify_tree(inner, symbols)
+                if id(inner) not in verified:
+                    _verify_tree(inner, symbols, verified)
 
 
 def verify_op(op: Operation) -> None:

@@ -1,0 +1,113 @@
+"""The second process that extracts windows ahead of decoding (``eqsat.ahead``): the same
+program as one process, terms that cross the pipe with their sharing, errors raised again in
+the parent, a dead child replaced by this process, and a memory budget that counts both."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from eqsat.ahead import Ahead, pack_terms, unpack_terms
+from eqsat.extract import Term
+from eqsat.memory import MemoryBudget, rss
+from eqsat.optimizer import Budget, optimize_module
+from eqsat.targets import load_target
+from experiments.lib.scaling_programs import straight_line
+from frontend import parse
+from frontend.printer import print_module
+
+forks = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+
+
+@forks
+def test_windows_extracted_ahead_give_the_same_program() -> None:
+    module = parse(straight_line(150, seed=7), "p.mlir")
+    target = load_target("avx2")
+    one = optimize_module(module, target=target, budget=Budget(window=30, ahead=False))
+    two = optimize_module(module, target=target, budget=Budget(window=30, ahead=True))
+    assert one.windows == two.windows > 2
+    assert one.ahead == "" and two.ahead == "extracted in a second process"
+    assert print_module(two.module) == print_module(one.module)
+    assert two.cost == one.cost
+    # the saturation reports (summed over the windows) came back through the pipe
+    assert [(p.name, p.stop, p.nodes) for p in two.report.phases] == [
+        (p.name, p.stop, p.nodes) for p in one.report.phases
+    ]
+
+
+def test_packed_terms_keep_their_sharing_and_literals() -> None:
+    leaf = Term("Arg", ("f32", 0))
+    shared = Term("AddF", (leaf, leaf))
+    a = Term("MulF", (shared, Term("Const", (1.5,))))
+    b = Term("Vec", ((shared, a), (4, 8), "name"))
+    nodes, at = pack_terms({0: a, 3: b})
+    assert len(nodes) == 5  # each distinct term once
+    got = unpack_terms(nodes, at)
+    assert got[0] == a and got[3] == b
+    # the decoder keys values by term identity: one object per shared term
+    assert got[3].args[0][0] is got[0].args[0]
+    assert got[0].args[0].args[0] is got[0].args[0].args[1]
+    assert got[3].args[0][1] is got[0]
+
+
+def test_a_deep_chain_crosses_the_pipe() -> None:
+    t = Term("Arg", ("f32", 0))
+    for _ in range(20_000):  # deeper than pickle's recursion allows for nested terms
+        t = Term("Neg", (t,))
+    nodes, at = pack_terms({0: t})
+    import pickle
+
+    back = unpack_terms(*pickle.loads(pickle.dumps((nodes, at))))[0]
+    depth = 0
+    while back.op == "Neg":
+        back, depth = back.args[0], depth + 1  # type: ignore[assignment]
+    assert depth == 20_000 and back == Term("Arg", ("f32", 0))
+
+
+@forks
+def test_results_in_order_and_errors_raised_again() -> None:
+    def job(i: int) -> int:
+        if i == 2:
+            raise ValueError(f"job {i} failed")
+        return i * i
+
+    ahead = Ahead.start(job, 4)
+    assert ahead is not None
+    try:
+        assert [ahead.get(), ahead.get()] == [0, 1]
+        with pytest.raises(ValueError, match="job 2 failed"):
+            ahead.get()
+        assert ahead.get() is None  # closed after the error
+    finally:
+        ahead.close()
+
+
+@forks
+def test_a_child_that_dies_leaves_the_rest_to_this_process() -> None:
+    def job(i: int) -> int:
+        if i == 1:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return i
+
+    ahead = Ahead.start(job, 3)
+    assert ahead is not None
+    assert ahead.get() == 0
+    assert ahead.get() is None and ahead.get() is None
+    assert ahead.lost == "killed by SIGKILL" and ahead.delivered == 1
+    ahead.close()
+
+
+def test_the_budget_counts_its_peers_above_what_they_share() -> None:
+    me = os.getpid()
+    alone = MemoryBudget(1 << 40).used()
+    # this process as its own peer, sharing nothing: counted twice
+    twice = MemoryBudget(1 << 40, peers={me: 0}).used()
+    assert twice > 1.8 * alone
+    # a peer whose whole size is shared (counted here already) adds nothing
+    same = MemoryBudget(1 << 40, peers={me: rss() * 2}).used()
+    assert same < 1.2 * alone
+    # a process that has ended counts 0
+    gone = MemoryBudget(1 << 40, peers={2**22 + 12345: 0}).used()
+    assert gone < 1.2 * alone
