@@ -41,10 +41,9 @@ def _steps_and_zero_tests(ir_text: str) -> tuple[int, int, int]:
 
 
 def test_a_max_tree_fixes_the_zeros_sign_once_not_per_step() -> None:
-    """The sign of a zero maximum is fixed once, after the tree, behind a branch taken only
-    when the maximum is zero (``vector_reduce.fix_zero_sign``); per step the fix was a
-    compare, an and and a select over every lane: a third of softmax's row-maximum code, and
-    the whole of its gap to MLIR's (measured, README)."""
+    """The sign of a zero maximum is fixed once, after the tree (``FuncEmitter.fix_zero_sign``);
+    per step the fix was a compare, an and and a select over every lane: a third of softmax's
+    row-maximum code (README, "Real programs")."""
     steps, oeq, selects = _steps_and_zero_tests(emit_llvm_ir(_kernel("fmax", 256, "f32"), "avx2"))
     assert (steps, oeq) == (8, 1) and selects <= 2
 
