@@ -34,7 +34,7 @@ def __getattr__(name: str) -> Any:
 
         return getattr(api, name)
     if name == "__version__":
-        from eqsat.api import version
+        from eqsat.version import version
 
         return version()
     raise AttributeError(f"module 'eqsat' has no attribute {name!r}")

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from eqsat.optimizer import Budget, optimize_module
+from eqsat.version import version  # noqa: F401 - part of the API
 from eqsat.targets import Target, load_target
 from frontend import parse as _parse
 from frontend.ir import Module
@@ -143,17 +144,3 @@ def interpret(source: str | Module, entry: str = "entry", *args: Any, **options:
     from eqsat.interpreter import Interpreter
 
     return Interpreter(_module(source), **options).call(entry, *args)
-
-
-def version() -> str:
-    """eqsat's version: the installed distribution's, else the checkout's pyproject.toml."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as dist_version
-
-    try:
-        return dist_version("eqsat")
-    except PackageNotFoundError:
-        import tomllib
-
-        pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
-        return str(tomllib.loads(pyproject.read_text())["project"]["version"])

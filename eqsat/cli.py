@@ -125,11 +125,23 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from eqsat.api import version
+class _Version(argparse.Action):
+    """``--version``: looked up only when asked (reading the distribution's metadata costs a
+    command that runs without it about a tenth of a second)."""
 
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        from eqsat.version import version
+
+        print(f"eqsat {version()}")  # on stdout, as argparse's own version action
+        parser.exit()
+
+
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="eqsat", description=__doc__.splitlines()[0])
-    ap.add_argument("--version", action="version", version=f"eqsat {version()}")
+    ap.add_argument("--version", action=_Version)
     sub = ap.add_subparsers(dest="command", required=True)
     p = sub.add_parser("parse", help="parse, verify and print an MLIR file")
     p.add_argument("file", help="MLIR file, or - for stdin")

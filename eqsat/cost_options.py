@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from eqsat.rulefile import did_you_mean
+from frontend.errors import did_you_mean
 from eqsat.targets.widths import ELEMENT_TYPES
 
 

@@ -24,7 +24,8 @@ from eqsat.extract import Extraction, ExtractionError, Snapshot, Term
 from eqsat.hoist import hoist_module
 from eqsat.pack import pack_module
 from eqsat.unroll_loops import FACTOR, unroll_module
-from eqsat.rulefile import RuleFile, did_you_mean, load, phase_files
+from eqsat.rulefile import RuleFile, load, phase_files
+from frontend.errors import did_you_mean
 from eqsat.saturate import Phase, SaturationReport, saturate
 from eqsat.schema import schema_text
 from frontend import parse

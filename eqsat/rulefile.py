@@ -14,7 +14,6 @@ egglog's own (``parse_program``), so what we list is exactly what egglog will ru
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from importlib.resources import files
@@ -23,7 +22,7 @@ from pathlib import Path
 from egglog import bindings
 
 from eqsat.egraph import EGraph, RuleError, byte_span_to_line_col, to_rule_error
-from frontend.errors import decode_source
+from frontend.errors import decode_source, did_you_mean
 
 RULES_PACKAGE = "rules"
 
@@ -260,14 +259,6 @@ def _check_commands(text: str, path: Path) -> None:
             end=(line, col + len(head)),
             source=text,
         )
-
-
-def did_you_mean(name: str, known: set[str] | frozenset[str]) -> str:
-    """``; did you mean 'X'?`` for the closest names in ``known``, or ``""``."""
-    close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.6)
-    if not close:
-        return ""
-    return "; did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
 
 
 def _declared_functions(egraph: EGraph) -> set[str]:

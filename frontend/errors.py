@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 
 class SourceLoc:
     """A position in a named source text: 1-based ``line`` and ``col`` and the text of that
@@ -118,3 +120,11 @@ def decode_source(data: bytes, file: str) -> str:
             f"invalid UTF-8 byte 0x{byte:02x}: the input must be UTF-8 text",
             SourceLoc(file, shown, good),
         ) from None
+
+
+def did_you_mean(name: str, known: set[str] | frozenset[str]) -> str:
+    """``; did you mean 'X'?`` for the closest names in ``known``, or ``""``."""
+    close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return "; did you mean " + " or ".join(f"'{c}'" for c in close) + "?"

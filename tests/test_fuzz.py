@@ -29,14 +29,13 @@ def test_generated_programs_verify_and_print_back(program: fuzz.Any) -> None:
     assert print_module(parse(text)) == text  # parse() verifies
 
 
-@functools.cache
-def _thousand() -> tuple[str, ...]:
-    return tuple(text for text, _ in fuzz.generate(1000, seed=11, max_ops=14))
-
-
-def test_generator_covers_the_op_families() -> None:
+def test_generator_covers_the_op_families_and_the_kernel_shapes() -> None:
+    """Every op family, and the wide arguments and contractions up to 16 per dim that the fast
+    lowerings (block shuffle transposes, blocked outer products, pair broadcasts) are for: one
+    test over one generated thousand (generating it is most of the cost)."""
+    texts = [text for text, _ in fuzz.generate(1000, seed=11, max_ops=14)]
     seen = set()
-    for text in _thousand():
+    for text in texts:
         seen.update(w for w in text.split() if w.startswith(("vector.", "arith.", "math.",
                                                              "scf.", "memref.")))
     for op in ("vector.contract", "vector.transfer_read", "vector.transfer_write",
@@ -44,6 +43,14 @@ def test_generator_covers_the_op_families() -> None:
                "vector.multi_reduction", "vector.scan", "vector.shuffle", "scf.for",
                "vector.maskedload", "arith.addf", "arith.addi", "math.fma"):
         assert op in seen, op
+    transposes = {m for t in texts for m in re.findall(
+        r"vector.transpose %\w+, \[1, 0\] : vector<(\d+x\d+)xf32>", t)}
+    assert {"8x8", "16x16"} <= transposes, transposes  # the 8x8 and 16x16 block shuffles
+    assert {"4x4", "8x4", "4x8"} & transposes, transposes  # 4x4 blocks
+    contracts = [t for t in texts if "vector.contract" in t]
+    assert any(re.search(r"vector<16x\d+xf32>.*vector<\d+x16xf32>", line)
+               for t in contracts for line in t.splitlines() if "vector.contract" in line)
+    assert any("vector<64x" in t for t in texts)  # 64 lanes
 
 
 @functools.cache
@@ -106,20 +113,6 @@ def test_fuzzer_catches_a_wrong_rewrite_and_shrinks_it(tmp_path: Path) -> None:
     replay_text, replay_seed = fuzz.read_regression(saved)
     assert fuzz.check_program(replay_text, replay_seed, [bad])
     assert not fuzz.check_program(replay_text, replay_seed, fuzz.variants("quick"))
-
-
-def test_generator_reaches_the_kernel_shapes() -> None:
-    """Wide arguments and contractions up to 16 per dim: the shapes the fast lowerings (block
-    shuffle transposes, blocked outer products, pair broadcasts) are for."""
-    texts = _thousand()
-    transposes = {m for t in texts for m in re.findall(
-        r"vector.transpose %\w+, \[1, 0\] : vector<(\d+x\d+)xf32>", t)}
-    assert {"8x8", "16x16"} <= transposes, transposes  # the 8x8 and 16x16 block shuffles
-    assert {"4x4", "8x4", "4x8"} & transposes, transposes  # 4x4 blocks
-    contracts = [t for t in texts if "vector.contract" in t]
-    assert any(re.search(r"vector<16x\d+xf32>.*vector<\d+x16xf32>", line)
-               for t in contracts for line in t.splitlines() if "vector.contract" in line)
-    assert any("vector<64x" in t for t in texts)  # 64 lanes
 
 
 PAIR = """module {

@@ -3,9 +3,10 @@ appends to typed nodes (see ``eqsat.extract.Snapshot._with_types``), element typ
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from eqsat.extract import Literal
+if TYPE_CHECKING:  # a type only: the CLI's commands that need no e-graph load no egglog
+    from eqsat.extract import Literal
 
 ELEMENT_TYPES = ("f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64", "index")
 BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "i1": 1, "i8": 8, "i16": 16, "i32": 32}
