@@ -1,15 +1,16 @@
 """Checked compiled runs of the masked, expand/compress and gather/scatter memory ops: an
 active lane outside the memref is a located runtime fault at the op (as in the interpreter),
 a masked-off lane outside is never touched, in-bounds programs print what the interpreter
-prints. Runs ``eqsat run`` as a subprocess, so a wild access would show as a crash."""
+prints. ``eqsat run`` runs compiled code in a forked child (``eqsat.codegen.guard``), so a
+wild access would show as a reported crash, not take the test process down."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from dataclasses import dataclass
 
 import pytest
 
+from eqsat.cli import main
 from eqsat.codegen.commands import best_host_target
 
 HEAD = """func.func @entry() {
@@ -84,21 +85,31 @@ def _program(op: str, case: str) -> tuple[str, int]:
     return text, HEAD.count("\n") + 1
 
 
-def _run(path, target: str) -> subprocess.CompletedProcess:
-    cmd = [sys.executable, "-m", "eqsat.cli", "run", str(path), "--target", target]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+@dataclass
+class _Ran:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def _run(capsys: pytest.CaptureFixture[str], path, target: str, *options: str) -> _Ran:
+    """``eqsat run PATH --target TARGET`` in this process (the command line's own code)."""
+    capsys.readouterr()
+    code = main(["run", str(path), "--target", target, *options])
+    out, err = capsys.readouterr()
+    return _Ran(code, out, err)
 
 
 @pytest.mark.parametrize("case", CASES)
 @pytest.mark.parametrize("op", OPS)
-def test_checked_run_matches_the_interpreter(op: str, case: str, tmp_path) -> None:
+def test_checked_run_matches_the_interpreter(op: str, case: str, tmp_path, capsys) -> None:
     target = best_host_target()
     if target is None:
         pytest.skip("this host can execute code for none of our targets")
     text, line = _program(op, case)
     path = tmp_path / "p.mlir"
     path.write_text(text)
-    want, got = _run(path, "interp"), _run(path, target)
+    want, got = _run(capsys, path, "interp"), _run(capsys, path, target)
     assert "Traceback" not in got.stderr and got.returncode in (0, 1), got.stderr
     if CASES[case][4]:
         assert want.returncode == 1 and got.returncode == 1, (want.stderr, got.stderr)
@@ -139,7 +150,7 @@ ROWS = ROWS.replace("V", "vector<2x4xf32>").replace("K", "vector<2x4xi1>")
 
 
 @pytest.mark.parametrize("layout", ["nested", "flat"])
-def test_expand_compress_count_set_lanes_per_minor_row(layout: str, tmp_path) -> None:
+def test_expand_compress_count_set_lanes_per_minor_row(layout: str, tmp_path, capsys) -> None:
     """A 2-D expandload/compressstore takes popcount(row) consecutive elements from each
     row's start, also where the layout keeps the whole vector in one piece (flat); the bound
     is checked per row."""
@@ -148,14 +159,13 @@ def test_expand_compress_count_set_lanes_per_minor_row(layout: str, tmp_path) ->
         pytest.skip("this host can execute code for none of our targets")
     path = tmp_path / "rows.mlir"
     path.write_text(ROWS.replace("ROW1", "true, false, false"))
-    cmd = [sys.executable, "-m", "eqsat.cli", "run", str(path), "--layout", layout]
-    want = subprocess.run(cmd + ["--target", "interp"], capture_output=True, text=True)
-    got = subprocess.run(cmd + ["--target", target], capture_output=True, text=True)
+    want = _run(capsys, path, "interp", "--layout", layout)
+    got = _run(capsys, path, target, "--layout", layout)
     assert want.returncode == got.returncode == 0, (want.stderr, got.stderr)
     assert got.stdout == want.stdout and "( 2, -1, 3, -1 )" in got.stdout
     path.write_text(ROWS.replace("ROW1", "true, true, true"))  # 4 from column 1 of row 2
-    want = subprocess.run(cmd + ["--target", "interp"], capture_output=True, text=True)
-    got = subprocess.run(cmd + ["--target", target], capture_output=True, text=True)
+    want = _run(capsys, path, "interp", "--layout", layout)
+    got = _run(capsys, path, target, "--layout", layout)
     assert want.returncode == got.returncode == 1, (want.stderr, got.stderr)
     first = got.stderr.splitlines()[0]
     assert first.startswith(f"{path}:13:3: error: 'vector.expandload' op runtime fault"), first
@@ -181,7 +191,7 @@ into vector<3xf32>
 
 
 @pytest.mark.parametrize("idx", [1, 2])
-def test_gather_through_a_strided_view_stays_inside_its_dims(idx: int, tmp_path) -> None:
+def test_gather_through_a_strided_view_stays_inside_its_dims(idx: int, tmp_path, capsys) -> None:
     """On a view that is not the identity layout the offset moves along the innermost dim
     and must stay inside it (as the interpreter decides), even where the flat memory goes on."""
     target = best_host_target()
@@ -189,7 +199,7 @@ def test_gather_through_a_strided_view_stays_inside_its_dims(idx: int, tmp_path)
         pytest.skip("this host can execute code for none of our targets")
     path = tmp_path / "view.mlir"
     path.write_text(VIEW.replace("IDX", str(idx)))
-    want, got = _run(path, "interp"), _run(path, target)
+    want, got = _run(capsys, path, "interp"), _run(capsys, path, target)
     assert want.returncode == got.returncode == (0 if idx == 1 else 1), (want.stderr, got.stderr)
     assert got.stdout == want.stdout
     if idx == 2:
