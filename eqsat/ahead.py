@@ -1,25 +1,29 @@
-"""Work done ahead in a second process: a forked child computes ``job(0)``, ``job(1)``, ...
-in order and hands each result back through a pipe while this process consumes the ones
-before.
+"""Work shared with a second process: a forked child runs ``job(0)``, ``job(1)``, ... from the
+front while this process consumes their results in order, and takes jobs from the back itself
+whenever it would otherwise wait.
 
 Why: a window of a long program (``eqsat.windows``) is extracted from its own e-graph, which
 needs nothing of the other windows; decoding, verifying and printing need the windows in
-order. ``eqsat.optimizer`` runs the extraction of window k+1 in the child while it decodes
-window k, so on two cores the two halves overlap. The child is forked, so it starts with this
+order. ``eqsat.optimizer`` runs the extraction of the next windows in the child while it
+decodes the one before, and extracts the last windows itself when it has caught up, so on two
+cores the two processes share the whole run. The child is forked, so it starts with this
 process's program, rules and cost model without copying them; only the results travel, pickled
 (extracted terms flattened first by ``pack_terms``: a pickled chain of 4,000 nested terms
 would recurse past Python's limit).
 
-If the child ends without a result (killed, crashed), ``get`` returns ``None`` and the caller
-computes the rest itself: the same function in this process, with this process's error
-reporting. An exception raised by ``job`` in the child is raised again by ``get``. Where
-``os.fork`` does not exist, ``Ahead.start`` returns ``None``.
+If the child ends without finishing (killed, crashed), the jobs it did not deliver run here:
+the same function in this process, with this process's error reporting. An exception raised
+by ``job`` in the child is raised again by ``get`` for that job. Where ``os.fork`` does not
+exist, ``Ahead.start`` returns ``None``.
 """
 
 from __future__ import annotations
 
+import mmap
 import os
+import pickle
 import signal
+import struct
 import sys
 from collections.abc import Callable
 from multiprocessing.connection import Connection, Pipe
@@ -78,55 +82,102 @@ def unpack_terms(nodes: Packed, roots: dict[int, int]) -> dict[int, Term]:
 
 
 class Ahead:
-    """A forked child computing ``job(i)`` for ``i`` in ``range(count)``; ``get(i)`` in order."""
+    """Jobs ``0 .. count-1`` shared by a forked child, which takes them from the front, and
+    this process, which takes them from the back whenever it would otherwise wait for the
+    child (``get``). Results come back in order either way.
 
-    def __init__(self, pid: int, conn: Connection) -> None:
+    The child writes each result to a file the two share (a pipe would block it until this
+    process reads, which it does not while it runs a job itself) and tells which through a
+    pipe; the next job to take from each end sits in shared memory behind a lock."""
+
+    def __init__(self, pid: int, conn: Connection, ends: mmap.mmap, lock: Any,
+                 results: Any) -> None:  # fmt: skip
         self.pid = pid
         self.conn: Connection | None = conn
-        self.delivered = 0  # results received
-        self.lost = ""  # how the child ended when it ended without its results ("" if not)
+        self.ends, self.lock, self.results = ends, lock, results
+        self.ready: dict[int, tuple[bool, Any]] = {}  # job -> (from the child, result)
+        self.delivered = 0  # results the child delivered
+        self.lost = ""  # how the child ended when it ended without finishing ("" if not)
 
     @classmethod
     def start(cls, job: Callable[[int], Any], count: int) -> Ahead | None:
         """Fork the child (``None`` where processes cannot be forked)."""
         if not hasattr(os, "fork"):
             return None
+        import multiprocessing
+        import tempfile
+
         sys.stdout.flush()
         sys.stderr.flush()
+        ends = mmap.mmap(-1, _ENDS.size)  # shared with the child: [front, back)
+        _ENDS.pack_into(ends, 0, 0, count)
+        lock = multiprocessing.get_context("fork").Lock()
+        results = tempfile.TemporaryFile()
         recv, send = Pipe(duplex=False)
         pid = os.fork()
         if pid == 0:  # the child: never returns
             recv.close()
-            code = 0
-            try:
-                for i in range(count):
-                    send.send(("ok", job(i)))
-            except BaseException as e:  # noqa: BLE001 - handed to the parent as it is
-                try:
-                    send.send(("error", e))
-                except Exception:
-                    send.send(("error", RuntimeError(f"{type(e).__name__}: {e}")))
-                code = 3
-            finally:
-                send.close()
-                os._exit(code)
+            os._exit(_child(job, ends, lock, results.fileno(), send))
         send.close()
-        return cls(pid, recv)
+        return cls(pid, recv, ends, lock, results)
 
-    def get(self) -> Any:
-        """The child's next result (``None`` if it ended without one); raises what it raised."""
-        if self.conn is None:
+    def _take_back(self) -> int | None:
+        # (a child killed while it held the lock never gives it back: then take nothing, and
+        # the pipe's end says the child is gone)
+        if not self.lock.acquire(timeout=5):
             return None
         try:
-            kind, value = self.conn.recv()
+            front, back = _ENDS.unpack_from(self.ends, 0)
+            if back <= front:
+                return None
+            _ENDS.pack_into(self.ends, 0, front, back - 1)
+            return back - 1
+        finally:
+            self.lock.release()
+
+    def _receive(self, block: bool) -> bool:
+        """Read the child's next message, if one is there (or ``block``); False when none."""
+        assert self.conn is not None
+        if not block and not self.conn.poll(0):
+            return False
+        try:
+            kind, i, offset, size = self.conn.recv()
         except (EOFError, OSError):  # the child is gone, or going: its pipe closed
-            self.lost = self.close(stop=False) or "ended"
-            return None
-        if kind == "error":
+            ended = self.close(stop=False)
+            front, back = _ENDS.unpack_from(self.ends, 0)  # (no one else writes them now)
+            if ended != "exit status 0" or front < back:
+                self.lost = ended or "ended"
+            return True
+        value = pickle.loads(os.pread(self.results.fileno(), size, offset))
+        self.ready[i] = (kind == "ok", value if kind == "ok" else _Raised(value))
+        self.delivered += kind == "ok"
+        return True
+
+    def get(self, i: int, here: Callable[[int], Any]) -> tuple[Any, bool]:
+        """Job ``i``'s result and whether the child computed it (then as its ``job``
+        returned it, through pickle; else ``here(i)``'s). Call for ``i = 0, 1, ...`` in
+        order. While the child has not delivered ``i``, this process runs ``here(j)`` for
+        the last job left, ``j``, keeping its result for later; when none is left it waits.
+        A job the child never delivers (it ended) is run here; what the child raised is
+        raised here, for the job it raised in."""
+        while i not in self.ready:
+            if self.conn is None:  # the child is gone: the rest is this process's
+                return here(i), False
+            if self._receive(block=False):
+                continue
+            j = self._take_back()
+            if j is not None:
+                try:
+                    self.ready[j] = (False, here(j))
+                except Exception as e:  # raised in its turn, after the jobs before it
+                    self.ready[j] = (False, _Raised(e))
+            else:
+                self._receive(block=True)
+        child, value = self.ready.pop(i)
+        if isinstance(value, _Raised):
             self.close()
-            raise value
-        self.delivered += 1
-        return value
+            raise value.error
+        return value, child
 
     def close(self, stop: bool = True) -> str:
         """Stop the child (if it still runs; ``stop=False``: wait for it to end) and reap it;
@@ -136,6 +187,7 @@ class Ahead:
             return ""
         self.conn.close()
         self.conn = None
+        self.results.close()
         pid, status = os.waitpid(self.pid, os.WNOHANG if stop else 0)
         if pid == 0:  # still running: stop it
             os.kill(self.pid, signal.SIGKILL)
@@ -148,3 +200,48 @@ class Ahead:
             except ValueError:
                 return f"killed by signal {sig}"
         return f"exit status {os.WEXITSTATUS(status)}"
+
+
+_ENDS = struct.Struct("qq")  # the next job from the front, one past the last from the back
+
+
+class _Raised:
+    """What the child raised, kept until its job's turn."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+def _child(job: Callable[[int], Any], ends: mmap.mmap, lock: Any, fd: int,
+           send: Connection) -> int:  # fmt: skip
+    """The child's loop: take the next job from the front, run it, write its pickled result
+    at the end of ``fd`` and say where. Returns the exit status."""
+    offset = 0
+
+    def put(kind: str, i: int, value: Any) -> None:
+        nonlocal offset
+        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        view = memoryview(data)
+        while view:
+            view = view[os.pwrite(fd, view, offset + len(data) - len(view)):]
+        send.send((kind, i, offset, len(data)))
+        offset += len(data)
+
+    i = -1
+    try:
+        while True:
+            with lock:
+                front, back = _ENDS.unpack_from(ends, 0)
+                if front >= back:
+                    return 0
+                _ENDS.pack_into(ends, 0, front + 1, back)
+            i = front
+            put("ok", i, job(i))
+    except BaseException as e:  # noqa: BLE001 - handed to the parent as it is
+        try:
+            put("error", i, e)
+        except Exception:
+            put("error", i, RuntimeError(f"{type(e).__name__}: {e}"))
+        return 3
+    finally:
+        send.close()

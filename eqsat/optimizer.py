@@ -30,7 +30,7 @@ from eqsat.saturate import Phase, SaturationReport, saturate
 from eqsat.schema import schema_text
 from frontend import parse
 from frontend.errors import MLIRError
-from eqsat.memory import MemoryBudget, MemoryExceeded, rss
+from eqsat.memory import MiB, MemoryBudget, MemoryExceeded, peak_rss
 from eqsat.windows import WINDOW_OPS, Window, merge_reports, plan_windows
 from frontend.ir import Block, Module, Operation, Region, Value, gc_paused, gc_settling
 from frontend.printer import print_module
@@ -98,7 +98,8 @@ class Budget:
     # Resident-size budget (None: unchecked), and the ops per window of a long body (0: whole).
     memory: MemoryBudget | None = None
     window: int = WINDOW_OPS
-    # Windows extracted in a second process while this one decodes (``eqsat.ahead``).
+    # Windows extracted in a second process while this one decodes (``eqsat.ahead``): it
+    # takes them from the front, this one from the back when it has caught up.
     ahead: bool = True
 
 
@@ -631,7 +632,8 @@ def _optimize_windowed(
     """``_optimize_once`` for a module with a body longer than one window (``eqsat.windows``):
     the short bodies together, then each window of the long ones, each piece in an e-graph of
     its own, the memory budget checked between pieces. With ``budget.ahead`` a second process
-    extracts the pieces ahead of this one's decoding (``eqsat.ahead``). The result has no
+    extracts the pieces ahead of this one's decoding, which extracts the last pieces itself
+    when it has caught up (``eqsat.ahead``). The result has no
     e-graph or snapshot (there is none of the whole program)."""
     memory = budget.memory
     seconds = dict.fromkeys(("encode", "saturate", "extract", "decode"), 0.0)
@@ -666,17 +668,17 @@ def _optimize_windowed(
 
     def extract_packed(i: int) -> _Extracted:  # in the child: the parent counts there too
         if memory is not None:
-            memory.peers, memory.counted_by_peer = {parent: 0}, at_fork
+            memory.peers = {parent: 0}
         got = extract(i)
-        return replace(got, roots=pack_terms(got.roots))  # type: ignore[arg-type]
+        return replace(got, roots=pack_terms(got.roots), peak=peak_rss())  # type: ignore[arg-type]
 
     out = Module([], dict(module.attributes), module.name, module.source)
     symbols = symbol_table(module)  # the output's functions keep the input's names and types
     verified: set[int] = set()
-    at_fork = rss()
+    child_peak = 0
     ahead = Ahead.start(extract_packed, len(pieces)) if budget.ahead and len(pieces) > 1 else None
     if ahead is not None and memory is not None:
-        memory.peers[ahead.pid] = at_fork
+        memory.peers[ahead.pid] = 0  # each process counts the other's whole resident size
     try:
         with gc_settling() as settle:  # the input and each piece's output stay to the end
             settle()
@@ -685,11 +687,13 @@ def _optimize_windowed(
                 t0 = time.perf_counter()
                 enc, encoded = _encode_piece(piece, memory)
                 seconds["encode"] += time.perf_counter() - t0
-                got = ahead.get() if ahead is not None else None
-                if got is None:
+                if ahead is None:
                     got = extract(i, enc)
                 else:
-                    got = replace(got, roots=unpack_terms(*got.roots))
+                    got, packed = ahead.get(i, extract)
+                    if packed:
+                        got = replace(got, roots=unpack_terms(*got.roots))
+                        child_peak = max(child_peak, got.peak)
                 total += got.total
                 reports.append(got.report)
                 for k, dt in zip(("encode", "saturate", "extract"), got.seconds):
@@ -735,18 +739,19 @@ def _optimize_windowed(
         total,
         cost_model=cost,
         windows=len(pieces),
-        ahead=_ahead_note(ahead, len(pieces)),
+        ahead=_ahead_note(ahead, len(pieces), child_peak),
     )
 
 
-def _ahead_note(ahead: Ahead | None, pieces: int) -> str:
-    """What ``--stats`` says of the second process: "" without one."""
+def _ahead_note(ahead: Ahead | None, pieces: int, peak: int) -> str:
+    """What ``--stats`` says of the second process: "" without one. ``peak``: its peak
+    resident size (pages it still shares with this process counted in both)."""
     if ahead is None:
         return ""
-    if not ahead.lost:
-        return "extracted in a second process"
-    return (f"the first {ahead.delivered} of {pieces} extracted in a second process (which "
-            f"ended, {ahead.lost}: the rest here)")
+    note = f"{ahead.delivered} of {pieces} extracted in a second process"
+    if peak:
+        note += f" (its peak resident size {peak / MiB:,.0f} MiB)"
+    return note + (f" (which ended early, {ahead.lost})" if ahead.lost else "")
 
 
 @dataclass(frozen=True)
@@ -758,6 +763,7 @@ class _Extracted:
     total: float
     report: SaturationReport
     seconds: tuple[float, float, float]
+    peak: int = 0  # the peak resident size of the process that extracted it, so far (bytes)
 
 
 def _encode_piece(

@@ -78,6 +78,8 @@ def measure(ops: int, budget: str = "4G", keep: Path | None = None) -> dict[str,
         "output_lines": lines,
         # each phase's line of --stats: how it stopped (saturated, or a budget: memory, ...)
         "phase_stops": [ln for ln in stderr.splitlines() if ln.startswith("phase ")],
+        # how many windows, how many the second process extracted, its peak (eqsat.ahead)
+        "windows": [ln for ln in stderr.splitlines() if ln.startswith("windows: ")],
         "load_before": [round(x, 2) for x in load_before],
         "load_after": [round(x, 2) for x in os.getloadavg()],
         "error": "" if proc.returncode == 0 else stderr.strip().splitlines()[-1:],

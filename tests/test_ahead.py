@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 
 import pytest
 
@@ -28,7 +29,7 @@ def test_windows_extracted_ahead_give_the_same_program() -> None:
     one = optimize_module(module, target=target, budget=Budget(window=30, ahead=False))
     two = optimize_module(module, target=target, budget=Budget(window=30, ahead=True))
     assert one.windows == two.windows > 2
-    assert one.ahead == "" and two.ahead == "extracted in a second process"
+    assert one.ahead == "" and f"of {two.windows} extracted in a second process" in two.ahead
     assert print_module(two.module) == print_module(one.module)
     assert two.cost == one.cost
     # the saturation reports (summed over the windows) came back through the pipe
@@ -76,26 +77,51 @@ def test_results_in_order_and_errors_raised_again() -> None:
     ahead = Ahead.start(job, 4)
     assert ahead is not None
     try:
-        assert [ahead.get(), ahead.get()] == [0, 1]
-        with pytest.raises(ValueError, match="job 2 failed"):
-            ahead.get()
-        assert ahead.get() is None  # closed after the error
+        assert [ahead.get(0, job)[0], ahead.get(1, job)[0]] == [0, 1]
+        with pytest.raises(ValueError, match="job 2 failed"):  # raised by whichever ran it
+            ahead.get(2, job)
     finally:
         ahead.close()
 
 
 @forks
+def test_this_process_takes_jobs_from_the_back_while_it_waits() -> None:
+    parent = os.getpid()
+
+    def job(i: int) -> tuple[int, int]:
+        if os.getpid() != parent:
+            time.sleep(0.3)  # a slow child: this process catches up and takes the last jobs
+        return i, os.getpid()
+
+    ahead = Ahead.start(job, 6)
+    assert ahead is not None
+    try:
+        got = [ahead.get(i, job) for i in range(6)]
+    finally:
+        ahead.close()
+    assert [value[0] for value, _ in got] == list(range(6))
+    by_child = [i for i, (value, child) in enumerate(got) if child]
+    assert all((value[1] != parent) == child for value, child in got)
+    # the child takes from the front (on a loaded machine it may not get to any), this
+    # process the rest from the back while the slow child works
+    assert by_child == list(range(len(by_child))) and len(by_child) < 6
+    assert ahead.delivered == len(by_child) and ahead.lost == ""
+
+
+@forks
 def test_a_child_that_dies_leaves_the_rest_to_this_process() -> None:
+    parent = os.getpid()
+
     def job(i: int) -> int:
-        if i == 1:
-            os.kill(os.getpid(), signal.SIGKILL)
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)  # the child dies in its first job
+        time.sleep(0.2)
         return i
 
     ahead = Ahead.start(job, 3)
     assert ahead is not None
-    assert ahead.get() == 0
-    assert ahead.get() is None and ahead.get() is None
-    assert ahead.lost == "killed by SIGKILL" and ahead.delivered == 1
+    assert [ahead.get(i, job) for i in range(3)] == [(0, False), (1, False), (2, False)]
+    assert ahead.lost == "killed by SIGKILL" and ahead.delivered == 0
     ahead.close()
 
 
