@@ -13,7 +13,8 @@ with ``--variants``, others of ``eqsat.bench.mlir_baseline``'s space
 eqsat's loop passes (``eqsat.optimizer.loop_level``, the benchmark's ``mlir-loops-*`` rows).
 ``--ir NAME=FILE`` adds LLVM IR of one's own (an older commit's output, saved there with
 ``--save-eqsat-ir``). ``--dump DIR`` writes each variant's optimized LLVM IR and assembly
-(for ``llvm-mca-22``). ``--out`` writes .md/.json with provenance.
+(for ``llvm-mca-22``). ``--fp-contract``: eqsat in fp-contract mode (the GEMMs' like-with-like
+rival is then MLIR's fused outerproduct). ``--out`` writes .md/.json with provenance.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def entry_of(text: str) -> str:
 
 def run_one(name: str, target_name: str, variants: list[str], rounds: int, sample_ms: float,
             dump: Path | None, extra_ir: dict[str, str] | None = None,
-            save_ir: str | None = None) -> dict:  # fmt: skip
+            save_ir: str | None = None, fp_contract: bool = False) -> dict:  # fmt: skip
     target = load_target(target_name)
     label, text = kernel_text(name)
     module = parse(text, label)
@@ -75,7 +76,7 @@ def run_one(name: str, target_name: str, variants: list[str], rounds: int, sampl
     sig = signature(module, entry)
     inputs = make_inputs(sig, {})
     options = LlvmOptions.of(target)
-    irs = {"eqsat": eqsat_llvm_ir(module, target, "", "nested")}
+    irs = {"eqsat": eqsat_llvm_ir(module, target, "", "nested", fp_contract)}
     if save_ir:
         Path(save_ir.replace("{kernel}", label)).write_text(irs["eqsat"])
     by_name = {v.name: v for v in [*single_variants(""),
@@ -115,7 +116,8 @@ def run_one(name: str, target_name: str, variants: list[str], rounds: int, sampl
         rows[k] = {"min_ns": min(s), "median_ns": statistics.median(s), "bit_exact": same[k],
                    "calls_per_sample": timers[k].n, "ratio_median": statistics.median(ratios),
                    "ratio_quartiles": [q[0], q[2]]}  # fmt: skip
-    return {"kernel": label, "entry": entry, "target": target_name, "rows": rows}
+    return {"kernel": label, "entry": entry, "target": target_name, "fp_contract": fp_contract,
+            "rows": rows}
 
 
 def markdown(
@@ -134,8 +136,9 @@ def markdown(
            "|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for res in results:
         mine = res["rows"]["eqsat"]["min_ns"]
+        target = res["target"] + (" fp-contract" if res.get("fp_contract") else "")
         for k, r in res["rows"].items():
-            out.append(f"| {res['kernel']} | {res['target']} | {k} | {r['min_ns']:.1f} | "
+            out.append(f"| {res['kernel']} | {target} | {k} | {r['min_ns']:.1f} | "
                        f"{r['median_ns']:.1f} | {r['min_ns'] / mine:.3f} | "
                        f"{r['ratio_median']:.3f} ({r['ratio_quartiles'][0]:.3f}-"
                        f"{r['ratio_quartiles'][1]:.3f}) | "
@@ -149,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--target", default="avx2")
     ap.add_argument("--variants", default="", help="MLIR variants besides mlir-default, "
                     "comma-separated (mlir-default, mlir-loops-transfer-full_unroll, ...)")
+    ap.add_argument("--fp-contract", action="store_true", help="eqsat in fp-contract mode "
+                    "(each multiply-add fused: MLIR's outerproduct lowerings then compute its "
+                    "bits)")
     ap.add_argument("--rounds", type=int, default=40)
     ap.add_argument("--sample-ms", type=float, default=5.0)
     ap.add_argument("--save-eqsat-ir", default=None, metavar="FILE",
@@ -171,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for k in args.kernels:
         res = run_one(k, args.target, variants, args.rounds, args.sample_ms, dump, extra_ir,
-                      args.save_eqsat_ir)  # fmt: skip
+                      args.save_eqsat_ir, args.fp_contract)  # fmt: skip
         results.append(res)
         for name, r in res["rows"].items():
             print(f"{res['kernel']:28s} {name:36s} min {r['min_ns']:9.1f} ns  median "
