@@ -166,3 +166,10 @@ def test_a_chain_of_max_ops_fixes_the_zeros_sign_once() -> None:
 @pytest.mark.parametrize("e", ["f32", "f64", "f16"])
 def test_min_max_num_chains_keep_the_interpreters_zero(op: str, e: str) -> None:
     _same_bits_on_special_values(_chain(op, e), e, ((8,),) * 4, seed=11)
+
+
+def test_a_chain_longer_than_the_recursion_limit_compiles() -> None:
+    """3,000 ops in one chain: its operands are gathered without recursion."""
+    text = _chain("arith.maxnumf", "f32", 3001)
+    body = emit_llvm_ir(text, "avx2").split("define ", 2)[1]
+    assert body.count("fcmp oeq") == 1

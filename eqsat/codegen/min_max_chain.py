@@ -29,12 +29,15 @@ def _inner(em: FuncEmitter, op: Operation) -> bool:
 
 
 def _leaves(em: FuncEmitter, op: Operation) -> list[Value]:
-    """The operands of the chain that ends at op (the values its inner ops do not make)."""
+    """The operands of the chain that ends at op (the values its inner ops do not make), in
+    order; iterative, for chains longer than Python's recursion limit."""
     out: list[Value] = []
-    for v in op.operands:
+    stack = list(reversed(op.operands))
+    while stack:
+        v = stack.pop()
         src = v.owner
         if isinstance(src, Operation) and src.name == op.name and _inner(em, src):
-            out += _leaves(em, src)
+            stack.extend(reversed(src.operands))
         else:
             out.append(v)
     return out
