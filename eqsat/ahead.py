@@ -115,9 +115,13 @@ class Ahead:
         results = tempfile.TemporaryFile()
         recv, send = Pipe(duplex=False)
         pid = os.fork()
-        if pid == 0:  # the child: never returns
-            recv.close()
-            os._exit(_child(job, ends, lock, results.fileno(), send))
+        if pid == 0:  # the child: never returns, whatever happens (it would run the caller on)
+            code = 3
+            try:
+                recv.close()
+                code = _child(job, ends, lock, results.fileno(), send)
+            finally:
+                os._exit(code)
         send.close()
         return cls(pid, recv, ends, lock, results)
 

@@ -125,6 +125,27 @@ def test_a_child_that_dies_leaves_the_rest_to_this_process() -> None:
     ahead.close()
 
 
+@forks
+def test_a_child_whose_loop_fails_ends_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (when even its report of a failure fails, e.g. on a closed pipe) the child must end,
+    # never return into the caller's code
+    import eqsat.ahead as ahead_mod
+
+    def broken(*args: object) -> int:
+        raise BrokenPipeError("the parent stopped listening")
+
+    monkeypatch.setattr(ahead_mod, "_child", broken)
+    def here(i: int) -> int:
+        time.sleep(0.3)  # the child is gone by the time this process looks again
+        return -i
+
+    ahead = Ahead.start(lambda i: i, 2)
+    assert ahead is not None
+    assert [ahead.get(i, here) for i in range(2)] == [(0, False), (-1, False)]
+    assert ahead.lost == "exit status 3"
+    ahead.close()
+
+
 def test_the_budget_counts_its_peers_above_what_they_share() -> None:
     me = os.getpid()
     alone = MemoryBudget(1 << 40).used()
