@@ -253,9 +253,10 @@ class FuncEmitter:
         with bare ``llvm.minnum``/``maxnum``, with the interpreter's zero: the maximum is +0 if
         any item is +0 (else -0), the minimum -0 if any item is -0. Every other value (NaNs
         included) is the same whatever the order or the zero LLVM picks, so only a zero result
-        is replaced: for the maximum of 16- or 32-bit lanes an unsigned min per item (+0 is
-        the least word: a zero maximum is +0 iff that min is 0; x86-64-v2's 16x64 maximum over
-        rows 159 -> 126 ns, avx2's 77 -> 65, in one A/B), else a compare and an or per item;
+        is replaced: for 16- or 32-bit lanes a min per item (+0 is the least word unsigned, -0
+        the least signed: a zero maximum is +0 iff the unsigned min is +0's word, a zero
+        minimum -0 iff the signed min is -0's; x86-64-v2's 16x64 maximum over rows 159 -> 126
+        ns, avx2's 77 -> 65, in one A/B), for 64-bit lanes a compare and an or per item;
         one select at the end, where
         ``min_max_num``'s compare, and and select per step made a third of a wide max tree's
         instructions (softmax's row maximum; README, "Real programs"). No branch around it:
@@ -272,15 +273,16 @@ class FuncEmitter:
         zero = self.b.fcmp_ordered("oeq", r, self.like(r, 0.0))
         want = 0 if name == "maxnum" else 1 << (w - 1)  # the zero that wins: +0 max, -0 min
         hit = None
-        if want == 0 and w < 64:  # +0 is the least word: one unsigned min per item
+        if w < 64:  # one min per item: +0 is the least word unsigned, -0 the least signed
+            least = "umin" if want == 0 else "smin"
             low = None
             for x in items:
                 xt = ir.VectorType(it, x.type.count) if isinstance(x.type, ir.VectorType) else it
                 xb = self.b.bitcast(x, xt)
                 if not vector and isinstance(xt, ir.VectorType):
-                    xb = self.intrinsic("vector.reduce.umin", [xb], ret=it)
-                low = xb if low is None else self.intrinsic("umin", [low, xb])
-            hit = self.b.icmp_unsigned("==", low, self.const(low.type, 0))
+                    xb = self.intrinsic(f"vector.reduce.{least}", [xb], ret=it)
+                low = xb if low is None else self.intrinsic(least, [low, xb])
+            hit = self.b.icmp_unsigned("==", low, self.const(low.type, want))
         for x in items if hit is None else ():
             xt = ir.VectorType(it, x.type.count) if isinstance(x.type, ir.VectorType) else it
             eq = self.b.icmp_unsigned("==", self.b.bitcast(x, xt), self.const(xt, want))
