@@ -48,6 +48,10 @@ from frontend.printer import print_module  # noqa: E402
 HERE = Path(__file__).parent
 
 
+class UsageError(Exception):
+    """A kernel or variant named on the command line that does not exist (exit status 2)."""
+
+
 def kernel_text(name: str) -> tuple[str, str]:
     """(label, MLIR text) of a file of this directory, a path, or a cost-corpus kernel."""
     for p in (HERE / name, Path(name)):
@@ -57,7 +61,7 @@ def kernel_text(name: str) -> tuple[str, str]:
 
     found = dict(corpus()).get(name)
     if found is None:
-        raise SystemExit(f"ab.py: error: {name}: no such file or cost-corpus kernel")
+        raise UsageError(f"{name}: no such file or cost-corpus kernel")
     return name, found
 
 
@@ -85,7 +89,7 @@ def run_one(name: str, target_name: str, variants: list[str], rounds: int, sampl
     for v in ["mlir-default", *variants]:
         plain = v.replace("mlir-loops-", "mlir-")
         if plain not in by_name:
-            raise SystemExit(f"ab.py: error: --variants: {v}: MLIR has no such variant for "
+            raise UsageError(f"--variants: {v}: MLIR has no such variant for "
                              f"{label} (known: {', '.join(sorted(by_name))}, each also as "
                              "mlir-loops-*)")
         irs[v] = lower_to_llvm_ir(looped if plain != v else text, by_name[plain])
@@ -176,8 +180,12 @@ def main(argv: list[str] | None = None) -> int:
     dump = Path(args.dump) if args.dump else None
     results = []
     for k in args.kernels:
-        res = run_one(k, args.target, variants, args.rounds, args.sample_ms, dump, extra_ir,
-                      args.save_eqsat_ir, args.fp_contract)  # fmt: skip
+        try:
+            res = run_one(k, args.target, variants, args.rounds, args.sample_ms, dump, extra_ir,
+                          args.save_eqsat_ir, args.fp_contract)  # fmt: skip
+        except UsageError as e:
+            print(f"ab.py: error: {e}", file=sys.stderr)
+            return 2
         results.append(res)
         for name, r in res["rows"].items():
             print(f"{res['kernel']:28s} {name:36s} min {r['min_ns']:9.1f} ns  median "
