@@ -73,12 +73,12 @@ def assembly(ir: str, target: Any, entry: str) -> list[str]:
     return function_assembly(tm.emit_assembly(parse_and_optimize(ir, tm, target.triple)), entry)
 
 
-def mca_cycles(ir: str, target: Any, entry: str) -> float | None:
-    """llvm-mca-22's total cycles for one pass over the entry function's instructions."""
+def mca_cycles(asm: list[str], target: Any) -> float | None:
+    """llvm-mca-22's total cycles for one pass over a function's instructions (``asm``: its
+    O3 assembly lines, as ``assembly`` gives them)."""
     if shutil.which(MCA) is None:
         return None
-    body = [line for line in assembly(ir, target, entry)
-            if not re.match(r"^\s*(j\w+|ret|call)\b", line)]  # fmt: skip
+    body = [line for line in asm if not re.match(r"^\s*(j\w+|ret|call)\b", line)]
     cpu = {"avx2": "haswell", "x86-64-v2": "nehalem", "avx512": "skylake-avx512"}.get(
         target.name, target.cpu
     )
@@ -89,9 +89,10 @@ def mca_cycles(ir: str, target: Any, entry: str) -> float | None:
 
 
 def alternatives(name: str, text: str, target: Any) -> dict[str, dict[str, Any]]:
-    """eqsat's choice and its distinct forced alternatives: predicted cost and LLVM IR each.
-    Distinct means distinct O3 assembly: two LLVM IRs LLVM compiles to the same instructions
-    are one program (timed apart they differed by up to 21% here, which is noise, not a
+    """eqsat's choice and its distinct forced alternatives: predicted cost, LLVM IR and O3
+    assembly lines each (the lines also feed ``mca_cycles``: each is compiled once). Distinct
+    means distinct O3 assembly: two LLVM IRs LLVM compiles to the same instructions are one
+    program (timed apart they differed by up to 21% here, which is noise, not a
     rival)."""
     from eqsat.forced_strategies import own_strategies
     from experiments.lib.kernel_variants import (
@@ -104,19 +105,22 @@ def alternatives(name: str, text: str, target: Any) -> dict[str, dict[str, Any]]
 
     module = parse(text, f"{name}.mlir")
     own = eqsat_variant(module, target, emit="hwv")
-    alts: dict[str, dict[str, Any]] = {"eqsat": {"cost": own.predicted_cost, "ir": own.ir}}
-    seen = {"\n".join(assembly(own.ir, target, name)): "eqsat"}
+    mine = assembly(own.ir, target, name)
+    alts: dict[str, dict[str, Any]] = {"eqsat": {"cost": own.predicted_cost, "ir": own.ir,
+                                                 "asm": mine}}
+    seen = {"\n".join(mine): "eqsat"}
     ours = [(kind, s) for kind in op_kinds(module) for s in own_strategies(kind)]
     for kind, strategy in forced_choices(module, False) + ours:
         v = eqsat_variant(module, target, {kind: strategy}, emit="hwv")
         if not strategy_applies(v, kind) or not math.isfinite(v.predicted_cost):
             continue
-        asm = "\n".join(assembly(v.ir, target, name))
+        lines = assembly(v.ir, target, name)
+        asm = "\n".join(lines)
         if asm in seen:
             continue
         label = f"eqsat-forced-{kind.split('.')[-1]}-{strategy}"
         seen[asm] = label
-        alts[label] = {"cost": v.predicted_cost, "ir": v.ir}
+        alts[label] = {"cost": v.predicted_cost, "ir": v.ir, "asm": lines}
     return alts
 
 
@@ -136,7 +140,7 @@ def run_kernel(name: str, text: str, target: Any, space: str, repeats: int) -> d
     rows = {r.variant: r.ns_per_call for r in checked}
     for k, a in alts.items():
         a["ns"] = rows.get(k)
-        a["mca"] = mca_cycles(a["ir"], target, name)
+        a["mca"] = mca_cycles(a.pop("asm"), target)
         del a["ir"]
     mlir = {k: v for k, v in rows.items() if k.startswith("mlir")}
     # Like with like: the rows whose outputs are the interpreter's bits (MLIR's rows may fuse a
@@ -286,7 +290,7 @@ def fill_mca(path: Path) -> int:
         alts = alternatives(r["kernel"], texts[r["kernel"]], target)
         for k, a in r["eqsat"].items():
             if k in alts:
-                a["mca"] = mca_cycles(alts[k]["ir"], target, r["kernel"])
+                a["mca"] = mca_cycles(alts[k]["asm"], target)
     data["summary"] = summarize([r for r in data["records"] if "error" not in r])
     path.write_text(json.dumps(data, indent=1))
     path.with_suffix(".md").write_text(markdown(data))
