@@ -1,8 +1,11 @@
 """A generated kernel corpus for judging cost models: op families x layouts x shapes x types.
 
 Every kernel reads its operands from memrefs, does one vector computation and writes the
-result back, inside an ``scf.for`` of ``REPS`` repetitions (so one call is not dominated by
-call overhead). Families: contractions (matmul with every operand layout, matvec, vecmat, dot,
+result back, inside an ``scf.for %r`` of ``REPS`` repetitions (so one call is not dominated by
+call overhead). Each memref argument has a leading ``REPS`` dim and repetition ``%r`` reads
+and writes its own slice ``[%r, 0, ...]``: every repetition is distinct work. (With one slice
+for all, the reads were loop-invariant: eqsat's loop pass hoisted them, every repetition then
+computed the same values and LLVM O3 deleted the loop, so a call timed one pass.) Families: contractions (matmul with every operand layout, matvec, vecmat, dot,
 batched matmul), transposes (every 2-D and some 3-D permutations), multi_reductions over each
 dim, broadcasts, FMA and element-wise chains, transfers with permutation maps and masks, and
 compounds of two lowered ops (a transpose feeding a reduction), whose
@@ -21,6 +24,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import itertools
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,25 +59,31 @@ class _K:
         self.pre: list[str] = []
 
     def arg(self, shape: tuple[int, ...]) -> str:
+        """A memref argument holding one ``shape`` slice per repetition (leading dim ``REPS``)."""
         n = f"%m{len(self.args)}"
-        self.args.append(f"{n}: {_mt(shape, self.e)}")
+        self.args.append(f"{n}: {_mt((REPS, *shape), self.e)}")
         return n
+
+    @staticmethod
+    def index(rank: int) -> str:
+        """Indices of repetition ``%r``'s slice of a memref argument of ``rank`` dims."""
+        return ", ".join(["%r"] + ["%c0"] * rank)
 
     def read(self, shape: tuple[int, ...], perm: str | None = None, mem: tuple[int, ...] | None = None,
              mask: str | None = None) -> str:  # fmt: skip
         mem = mem or shape
         m = self.arg(mem)
         v = f"%v{len(self.lines)}"
-        idx = ", ".join(["%c0"] * len(mem))
+        idx = self.index(len(mem))
         attrs = [f"in_bounds = [{', '.join(['true'] * len(shape))}]"]
-        if perm:
-            attrs.append(f"permutation_map = {perm}")
+        if perm:  # the memref's leading repetition dim is not read along
+            attrs.append(f"permutation_map = {_lead(perm)}")
         mask_s = f", {mask}" if mask else ""
         if mask:
             attrs = [a for a in attrs if not a.startswith("in_bounds")]
         self.lines.append(
             f"{v} = vector.transfer_read {m}[{idx}], %pad{mask_s} {{{', '.join(attrs)}}} : "
-            f"{_mt(mem, self.e)}, {_vt(shape, self.e)}"
+            f"{_mt((REPS, *mem), self.e)}, {_vt(shape, self.e)}"
         )
         return v
 
@@ -87,11 +97,11 @@ class _K:
             b = self.op(f"vector.broadcast {v} : {self.e} to vector<1x{self.e}>")
             v, shape = b, (1,)
         m = self.arg(shape)
-        idx = ", ".join(["%c0"] * len(shape))
+        idx = self.index(len(shape))
         inb = ", ".join(["true"] * len(shape))
         self.lines.append(
             f"vector.transfer_write {v}, {m}[{idx}] {{in_bounds = [{inb}]}} : "
-            f"{_vt(shape, self.e)}, {_mt(shape, self.e)}"
+            f"{_vt(shape, self.e)}, {_mt((REPS, *shape), self.e)}"
         )
 
     def text(self) -> str:
@@ -109,6 +119,16 @@ class _K:
 
 def _map(dims: str, res: str) -> str:
     return f"affine_map<({dims}) -> ({res})>"
+
+
+def _lead(perm: str) -> str:
+    """``perm`` (an affine map over a memref's dims ``d0..dn``) with a new, unused leading dim:
+    the repetition dim. ``(d0, d1) -> (d1, d0)`` becomes ``(d0, d1, d2) -> (d2, d1)``."""
+    m = re.fullmatch(r"affine_map<\((.*)\) -> \((.*)\)>", perm)
+    assert m, perm
+    shift = lambda t: re.sub(r"d(\d+)", lambda d: f"d{int(d.group(1)) + 1}", t)  # noqa: E731
+    dims = ", ".join(f"d{i}" for i in range(len(m.group(1).split(",")) + 1))
+    return f"affine_map<({dims}) -> ({shift(m.group(2))})>"
 
 
 def _contract(name: str, e: str, maps: tuple[str, str, str], its: str, shapes: tuple, kind: str = "add") -> str:  # fmt: skip

@@ -100,3 +100,38 @@ def test_a_re_run_replaces_the_earlier_record_of_its_kernel() -> None:
     merged = merge_records([first, rerun])
     assert [r["kernel"] for r in merged] == ["a", "b"]  # order kept, "a" once
     assert merged[0]["eqsat"]["eqsat"]["ns"] == 40.0
+
+
+def _backward_branches(asm: list[str]) -> int:
+    """Jumps in a function's assembly to a label defined above them: loops."""
+    seen: set[str] = set()
+    n = 0
+    for line in asm:
+        s = line.split("#", 1)[0].strip()
+        if s.endswith(":"):
+            seen.add(s[:-1])
+        elif (m := re.match(r"j\w+\s+(\S+)$", s)) and m.group(1) in seen:
+            n += 1
+    return n
+
+
+@pytest.mark.parametrize("name", ["fma_8x128_f32", "transpose_16x16_f32", "mm_ik_kj_ij_8x8x8_f32"])
+def test_each_repetition_is_real_work_that_o3_keeps_in_a_loop(name: str) -> None:
+    """Each repetition reads and writes its own slice, so eqsat's loop pass cannot hoist the
+    reads and LLVM O3 cannot delete the loop: the compiled function still loops (with one
+    shared slice the loop collapsed to one pass, no branch at all)."""
+    from eqsat.bench.run import eqsat_llvm_ir
+    from eqsat.targets import load_target
+    from experiments.cost_regret import assembly
+
+    text = dict(corpus())[name]
+    assert re.search(r"vector\.transfer_read %m0\[%r, ", text)
+    target = load_target("avx2")
+    asm = assembly(eqsat_llvm_ir(parse(text, f"{name}.mlir"), target, "", "nested"), target, name)
+    assert _backward_branches(asm) >= 1, "\n".join(asm)
+
+
+def test_a_permutation_map_gains_the_unused_repetition_dim() -> None:
+    text = dict(corpus())["read_perm_8x32_f32"]
+    assert "permutation_map = affine_map<(d0, d1, d2) -> (d2, d1)>" in text
+    assert "memref<16x8x32xf32>" in text
