@@ -109,18 +109,23 @@ class MemoryBudget:
     every: int = 512
     checks: int = 0  # resident-size reads so far (tests count them)
     # Processes working for the same command (``eqsat.ahead``): pid -> bytes of its resident
-    # size not to count (already counted here). A forked child's resident size holds the pages
-    # of its parent it has touched since, shared until either writes them: counting both
-    # processes whole counts those twice, which never underestimates (on issue 20's programs
-    # the child held 80-220 MiB).
+    # size not to count (counted here already); ``shared``: bytes of this process's own
+    # resident size a peer counts. A forked child starts with its parent's resident pages in
+    # its own resident size, shared until either writes them: the parent counts what the
+    # child holds above its size right after the fork, the child the same of itself and its
+    # parent whole (pages the parent frees, or either copies on a write, after the fork are
+    # missed or counted twice: a few percent on issue 20's programs).
     peers: dict[int, int] = field(default_factory=dict)
+    shared: int = 0
 
     def used(self) -> int:
         self.checks += 1
         own = rss()
         if not self.peers:
             return own
-        return own + sum(max(0, rss_of(p) - base) for p, base in self.peers.items())
+        return max(0, own - self.shared) + sum(
+            max(0, rss_of(p) - base) for p, base in self.peers.items()
+        )
 
     def exceeded(self, share: float = 1.0) -> bool:
         """Whether resident size is above ``share`` of the limit."""

@@ -30,7 +30,7 @@ from eqsat.saturate import Phase, SaturationReport, saturate
 from eqsat.schema import schema_text
 from frontend import parse
 from frontend.errors import MLIRError
-from eqsat.memory import MiB, MemoryBudget, MemoryExceeded, peak_rss
+from eqsat.memory import MiB, MemoryBudget, MemoryExceeded, peak_rss, rss, rss_of
 from eqsat.windows import WINDOW_OPS, Window, merge_reports, plan_windows
 from frontend.ir import Block, Module, Operation, Region, Value, gc_paused, gc_settling
 from frontend.printer import print_module
@@ -668,7 +668,8 @@ def _optimize_windowed(
 
     def extract_packed(i: int) -> _Extracted:  # in the child: the parent counts there too
         if memory is not None:
-            memory.peers = {parent: 0}
+            if not memory.peers:  # the first job: this process's size now is the parent's
+                memory.peers, memory.shared = {parent: 0}, rss()
         got = extract(i)
         return replace(got, roots=pack_terms(got.roots), peak=peak_rss())  # type: ignore[arg-type]
 
@@ -678,7 +679,7 @@ def _optimize_windowed(
     child_peak = 0
     ahead = Ahead.start(extract_packed, len(pieces)) if budget.ahead and len(pieces) > 1 else None
     if ahead is not None and memory is not None:
-        memory.peers[ahead.pid] = 0  # each process counts the other's whole resident size
+        memory.peers[ahead.pid] = rss_of(ahead.pid)  # its size right after the fork: ours
     try:
         with gc_settling() as settle:  # the input and each piece's output stay to the end
             settle()
@@ -750,7 +751,8 @@ def _ahead_note(ahead: Ahead | None, pieces: int, peak: int) -> str:
         return ""
     note = f"{ahead.delivered} of {pieces} extracted in a second process"
     if peak:
-        note += f" (its peak resident size {peak / MiB:,.0f} MiB)"
+        note += (f" (its peak resident size {peak / MiB:,.0f} MiB, pages shared with this one "
+                 "included)")
     return note + (f" (which ended early, {ahead.lost})" if ahead.lost else "")
 
 

@@ -155,6 +155,9 @@ def test_the_budget_counts_its_peers_above_what_they_share() -> None:
     # a peer whose whole size is shared (counted here already) adds nothing
     same = MemoryBudget(1 << 40, peers={me: rss() * 2}).used()
     assert same < 1.2 * alone
+    # this process counted by a peer as far as it shares it (here: all of it)
+    moved = MemoryBudget(1 << 40, peers={me: 0}, shared=rss() * 2).used()
+    assert moved < 1.2 * alone
     # a process that has ended counts 0
     gone = MemoryBudget(1 << 40, peers={2**22 + 12345: 0}).used()
     assert gone < 1.2 * alone
