@@ -14,7 +14,9 @@ would recurse past Python's limit).
 If the child ends without finishing (killed, crashed), the jobs it did not deliver run here:
 the same function in this process, with this process's error reporting. An exception raised
 by ``job`` in the child is raised again by ``get`` for that job. Where ``os.fork`` does not
-exist, ``Ahead.start`` returns ``None``.
+exist, ``Ahead.start`` returns ``None``. (In a process with other threads, numpy's BLAS pool
+for one, Python warns that a fork may deadlock the child: the child runs only Python and
+egglog, and takes no lock those threads hold.)
 """
 
 from __future__ import annotations

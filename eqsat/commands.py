@@ -173,7 +173,7 @@ def _opt(args: argparse.Namespace, memory: MemoryBudget) -> int:
                             args.fp_contract))  # fmt: skip
     else:
         try:
-            printed = print_module(result.module, generic=args.generic)
+            printed = print_module(result.module, generic=args.generic, ready=result.printed)
         except MemoryError:
             raise MemoryExceeded(memory.limit, "print") from None
         memory.check("print")

@@ -33,7 +33,7 @@ from frontend.errors import MLIRError
 from eqsat.memory import MiB, MemoryBudget, MemoryExceeded, peak_rss, rss, rss_of
 from eqsat.windows import WINDOW_OPS, Window, merge_reports, plan_windows
 from frontend.ir import Block, Module, Operation, Region, Value, gc_paused, gc_settling
-from frontend.printer import print_module
+from frontend.printer import PrintedBody, print_module
 from frontend.verifier import symbol_table, verify_module, verify_ops
 
 PHASES = ("canonicalize", "explore")
@@ -120,6 +120,9 @@ class OptimizeResult:
     windows: int = 1  # e-graphs the program was optimized in (eqsat.windows)
     # How the windows were extracted in a second process (eqsat.ahead; "" when they were not).
     ahead: str = ""
+    # Bodies printed as they were built (frontend.printer.PrintedBody), by id of their block:
+    # for ``print_module(result.module, ready=result.printed)``.
+    printed: dict[int, PrintedBody] = field(default_factory=dict)
     # The later rounds: what each round's extraction chose (their e-graphs and snapshots
     # only with ``optimize_module(..., keep_rounds=True)``, for explanations).
     later_rounds: tuple[OptimizeResult, ...] = ()
@@ -674,6 +677,12 @@ def _optimize_windowed(
         return replace(got, roots=pack_terms(got.roots), peak=peak_rss())  # type: ignore[arg-type]
 
     out = Module([], dict(module.attributes), module.name, module.source)
+    # each function's op made now, so that its ops know their function as they are printed
+    made = {id(f): Operation(f.name, [], [], dict(f.attributes), [Region([blocks[id(f)]])],
+                             f.loc) for f in funcs}  # fmt: skip
+    # the windowed bodies printed window by window, while the other process works
+    printed = {id(blocks[id(f)]): PrintedBody(blocks[id(f)]) for f in funcs
+               if len(plans[id(f)]) > 1}  # fmt: skip
     symbols = symbol_table(module)  # the output's functions keep the input's names and types
     verified: set[int] = set()
     child_peak = 0
@@ -715,6 +724,9 @@ def _optimize_windowed(
                 with gc_paused():
                     _verify(out, user, ops=new, symbols=symbols)
                 verified.update(map(id, new))
+                for f, w in piece:
+                    if w is not None:
+                        printed[id(blocks[id(f)])].add(blocks[id(f)].ops[before[id(f)]:])
                 seconds["decode"] += time.perf_counter() - t0
                 settle()
     finally:
@@ -724,11 +736,7 @@ def _optimize_windowed(
                 del memory.peers[ahead.pid]
     t4 = time.perf_counter()
     for op in module.ops:
-        if id(op) not in blocks:
-            out.body.append(op)
-            continue
-        region = Region([blocks[id(op)]])
-        out.body.append(Operation(op.name, [], [], dict(op.attributes), [region], op.loc))
+        out.body.append(made.get(id(op), op))
     with gc_paused():
         _verify(out, user, verified=verified)
     seconds["decode"] += time.perf_counter() - t4
@@ -741,6 +749,7 @@ def _optimize_windowed(
         cost_model=cost,
         windows=len(pieces),
         ahead=_ahead_note(ahead, len(pieces), child_peak),
+        printed=printed,
     )
 
 

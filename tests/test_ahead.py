@@ -38,6 +38,25 @@ def test_windows_extracted_ahead_give_the_same_program() -> None:
     ]
 
 
+def test_bodies_printed_window_by_window_print_as_the_module_does() -> None:
+    module = parse(straight_line(150, seed=7), "p.mlir")
+    result = optimize_module(module, target=load_target("avx2"), budget=Budget(window=30))
+    body = result.module.ops[0].regions[0].blocks[0]
+    done = result.printed[id(body)]
+    assert done.matches(body) and len(done.text().splitlines()) == len(body.ops)
+    whole = print_module(result.module)
+    assert done.text() in whole
+    assert print_module(result.module, ready=result.printed) == whole
+    # a line of its own shows it is used; a body changed since is printed afresh
+    done.text = lambda: "  // printed ahead"  # type: ignore[method-assign]
+    assert "// printed ahead" in print_module(result.module, ready=result.printed)
+    assert "// printed ahead" not in print_module(result.module, generic=True,
+                                                  ready=result.printed)  # fmt: skip
+    body.ops.insert(0, body.ops.pop(1))
+    assert not done.matches(body)
+    assert "// printed ahead" not in print_module(result.module, ready=result.printed)
+
+
 def test_packed_terms_keep_their_sharing_and_literals() -> None:
     leaf = Term("Arg", ("f32", 0))
     shared = Term("AddF", (leaf, leaf))
