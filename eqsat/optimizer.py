@@ -656,14 +656,20 @@ def _optimize_windowed(
     total = 0.0
     state: dict[str, object] = {"phase": "encode"}
     parent = os.getpid()
+    # Each piece encoded once in each process: a piece this process extracts itself (from the
+    # back, while it waits) keeps its encoding for its decoding in its turn.
+    encodings: dict[int, tuple[Encoder, list[EncodedBlock]]] = {}
 
-    def extract(i: int, enc: Encoder | None = None) -> _Extracted:
+    def encode(i: int) -> tuple[Encoder, list[EncodedBlock]]:
+        if i not in encodings:
+            encodings[i] = _encode_piece(pieces[i], memory)
+        return encodings[i]
+
+    def extract(i: int) -> _Extracted:
         try:
-            if enc is None:
-                state["phase"] = "encode"
-                enc = _encode_piece(pieces[i], memory)[0]
-            return _extract_piece(files, enc, pieces[i], phases, cost, extractor, facts,
-                                  memory, state)
+            state["phase"] = "encode"
+            return _extract_piece(files, encode(i)[0], pieces[i], phases, cost, extractor,
+                                  facts, memory, state)
         except MemoryError:  # an allocation failed under the hard limit, between checks
             if memory is None:
                 raise
@@ -674,6 +680,7 @@ def _optimize_windowed(
             if not memory.peers:  # the first job: this process's size now is the parent's
                 memory.peers, memory.shared = {parent: 0}, rss()
         got = extract(i)
+        del encodings[i]  # (the child decodes nothing)
         return replace(got, roots=pack_terms(got.roots), peak=peak_rss())  # type: ignore[arg-type]
 
     out = Module([], dict(module.attributes), module.name, module.source)
@@ -695,10 +702,10 @@ def _optimize_windowed(
             for i, piece in enumerate(pieces):
                 state["phase"] = "encode"
                 t0 = time.perf_counter()
-                enc, encoded = _encode_piece(piece, memory)
+                encoded = encode(i)[1]
                 seconds["encode"] += time.perf_counter() - t0
                 if ahead is None:
-                    got = extract(i, enc)
+                    got = extract(i)
                 else:
                     got, packed = ahead.get(i, extract)
                     if packed:
@@ -711,6 +718,7 @@ def _optimize_windowed(
                 state["phase"] = "decode"
                 t0 = time.perf_counter()
                 before = {id(f): len(blocks[id(f)].ops) for f, _ in piece}
+                del encodings[i]
                 try:
                     _decode_piece(piece, encoded, got.roots, memory, blocks, outer)
                 except MemoryError:
