@@ -15,8 +15,15 @@ cost against measured time over each kernel's eqsat alternatives (distinct progr
 at least ``MIN_GROUP``), and the same tau with ``llvm-mca-22``'s cycle estimate of the same
 compiled assembly as the predictor.
 
+``--fp-contract``: the whole study in fp-contract mode (float contractions fuse each
+multiply-add, as MLIR's outerproduct lowering does): eqsat's choice and alternatives are
+optimized and compiled in it and the reference interpreter runs in it, so the bit-exact field
+is the rows with the fused bits, MLIR's fused rows among them (like with like for the
+contractions, whose fastest MLIR rows fuse; ``eqsat.bench``'s ``fp_contract``).
+
     python experiments/cost_regret.py --targets avx2,x86-64-v2 --kernels N [--split held-out]
-        [--space single|full] [--only NAME,...] [--out experiments/results/cost_regret]
+        [--space single|full] [--only NAME,...] [--fp-contract]
+        [--out experiments/results/cost_regret]
 """
 
 from __future__ import annotations
@@ -88,7 +95,8 @@ def mca_cycles(asm: list[str], target: Any) -> float | None:
     return float(m.group(1)) if m else None
 
 
-def alternatives(name: str, text: str, target: Any) -> dict[str, dict[str, Any]]:
+def alternatives(name: str, text: str, target: Any,
+                 fp_contract: bool = False) -> dict[str, dict[str, Any]]:
     """eqsat's choice and its distinct forced alternatives: predicted cost, LLVM IR and O3
     assembly lines each (the lines also feed ``mca_cycles``: each is compiled once). Distinct
     means distinct O3 assembly: two LLVM IRs LLVM compiles to the same instructions are one
@@ -104,14 +112,14 @@ def alternatives(name: str, text: str, target: Any) -> dict[str, dict[str, Any]]
     from frontend import parse
 
     module = parse(text, f"{name}.mlir")
-    own = eqsat_variant(module, target, emit="hwv")
+    own = eqsat_variant(module, target, emit="hwv", fp_contract=fp_contract)
     mine = assembly(own.ir, target, name)
     alts: dict[str, dict[str, Any]] = {"eqsat": {"cost": own.predicted_cost, "ir": own.ir,
                                                  "asm": mine}}
     seen = {"\n".join(mine): "eqsat"}
     ours = [(kind, s) for kind in op_kinds(module) for s in own_strategies(kind)]
     for kind, strategy in forced_choices(module, False) + ours:
-        v = eqsat_variant(module, target, {kind: strategy}, emit="hwv")
+        v = eqsat_variant(module, target, {kind: strategy}, emit="hwv", fp_contract=fp_contract)
         if not strategy_applies(v, kind) or not math.isfinite(v.predicted_cost):
             continue
         lines = assembly(v.ir, target, name)
@@ -124,15 +132,17 @@ def alternatives(name: str, text: str, target: Any) -> dict[str, dict[str, Any]]
     return alts
 
 
-def run_kernel(name: str, text: str, target: Any, space: str, repeats: int) -> dict[str, Any]:
+def run_kernel(name: str, text: str, target: Any, space: str, repeats: int,
+               fp_contract: bool = False) -> dict[str, Any]:
     from eqsat.bench.run import bench
     from eqsat.bench.variants import Variant
 
-    alts = alternatives(name, text, target)
+    alts = alternatives(name, text, target, fp_contract)
     extra = [Variant(k, (lambda ir=a["ir"]: ir)) for k, a in alts.items() if k != "eqsat"]
     t0 = time.time()
     report = bench(text, f"{name}.mlir", name, target, baseline="mlir", repeats=repeats,
-                   sample_seconds=0.01, placements=1, extra=extra, space=space)  # fmt: skip
+                   sample_seconds=0.01, placements=1, extra=extra, space=space,
+                   fp_contract=fp_contract)  # fmt: skip
     # Checked rows only (a row whose outputs were not compared is no rival); a copy of another
     # row's LLVM IR is that row (``same_as``), listed once.
     checked = [r for r in report.rows
@@ -147,7 +157,7 @@ def run_kernel(name: str, text: str, target: Any, space: str, repeats: int) -> d
     # multiply-add or reorder a sum, within the benchmark's tolerance but other bits).
     exact = sorted(r.variant for r in checked if r.exact)
     return {"kernel": name, "target": target.name, "held_out": held_out(name),
-            "eqsat": alts, "mlir": mlir, "exact": exact, "bench_s": time.time() - t0}  # fmt: skip
+            "fp_contract": fp_contract, "eqsat": alts, "mlir": mlir, "exact": exact, "bench_s": time.time() - t0}  # fmt: skip
 
 
 def rivals(record: dict[str, Any]) -> int:
@@ -220,6 +230,10 @@ def markdown(data: dict[str, Any]) -> str:
     from experiments.lib.provenance import markdown_header
 
     lines = [markdown_header(data["provenance"]), ""]
+    if any(r.get("fp_contract") for r in data["records"]):
+        lines += ["**fp-contract mode**: float contractions fuse each multiply-add in eqsat's "
+                  "programs and in the reference interpreter, so \"bit-exact\" below means the "
+                  "fused bits (MLIR's outerproduct rows compute them).", ""]
     for prov in data.get("runs", [])[1:]:  # merged runs: each one's own header
         lines += ["Merged with:", "", markdown_header(prov), ""]
     lines += [
@@ -287,7 +301,7 @@ def fill_mca(path: Path) -> int:
         if "error" in r:
             continue
         target = load_target(r["target"])
-        alts = alternatives(r["kernel"], texts[r["kernel"]], target)
+        alts = alternatives(r["kernel"], texts[r["kernel"]], target, r.get("fp_contract", False))
         for k, a in r["eqsat"].items():
             if k in alts:
                 a["mca"] = mca_cycles(alts[k]["asm"], target)
@@ -314,6 +328,9 @@ def main() -> int:
                    help="these kernels (comma-separated corpus names) instead of a spread subset")
     p.add_argument("--space", choices=["single", "full"], default="full")
     p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--fp-contract", action="store_true",
+                   help="fp-contract mode: contractions fuse each multiply-add, in eqsat's "
+                        "programs and the reference alike (the bit-exact field: the fused bits)")
     p.add_argument("--out", default="experiments/results/cost_regret")
     p.add_argument("--mca-only", metavar="JSON",
                    help="fill llvm-mca estimates into an earlier run's records (and write its "
@@ -326,6 +343,10 @@ def main() -> int:
         return fill_mca(Path(args.mca_only))
     if args.merge:
         runs = [json.loads(Path(f).read_text()) for f in args.merge]
+        modes = {bool(r.get("fp_contract")) for d in runs for r in d["records"]}
+        if len(modes) > 1:
+            p.error("--merge: these runs mix fp-contract mode and the default mode; their bit-"
+                    "exact fields are other bits, so merge each mode's runs apart")
         records = merge_records(runs)
         data = {"provenance": runs[0]["provenance"], "runs": [d["provenance"] for d in runs],
                 "records": records,
@@ -356,7 +377,8 @@ def main() -> int:
             continue
         for name, text in subset:
             try:
-                records.append(run_kernel(name, text, target, args.space, args.repeats))
+                records.append(run_kernel(name, text, target, args.space, args.repeats,
+                                          args.fp_contract))
             except Exception as e:  # one kernel's failure is a record, not the end of the run
                 records.append({"kernel": name, "target": tname, "error": str(e)[:300]})
             Path(f"{out}.json").write_text(json.dumps(

@@ -135,3 +135,19 @@ def test_a_permutation_map_gains_the_unused_repetition_dim() -> None:
     text = dict(corpus())["read_perm_8x32_f32"]
     assert "permutation_map = affine_map<(d0, d1, d2) -> (d2, d1)>" in text
     assert "memref<16x8x32xf32>" in text
+
+
+def test_fp_contract_mode_reaches_every_alternative() -> None:
+    """``cost_regret --fp-contract`` studies the fused meaning: eqsat's choice and its
+    alternatives are optimized and compiled in fp-contract mode (each multiply-add one
+    ``llvm.fma``), and the default mode emits none (a mode not threaded through would time the
+    unfused programs against MLIR's fused rows)."""
+    from eqsat.targets import load_target
+    from experiments.cost_regret import alternatives
+
+    text = dict(corpus())["matvec_ik_8x8_f32"]
+    target = load_target("avx2")
+    fused = alternatives("matvec_ik_8x8_f32", text, target, fp_contract=True)
+    plain = alternatives("matvec_ik_8x8_f32", text, target)
+    assert fused and all("llvm.fma" in a["ir"] for a in fused.values()), list(fused)
+    assert not any("llvm.fma" in a["ir"] for a in plain.values()), list(plain)

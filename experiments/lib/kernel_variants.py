@@ -89,10 +89,12 @@ def eqsat_variant(
     emit: str = "vv",
     reassoc: bool = False,
     layout: str = "nested",
+    fp_contract: bool = False,
 ) -> EqsatVariant:
     """Optimize ``module`` under ``target``'s cost model at level ``emit`` (``choice``, {op
     kind: strategy}, prices every other strategy of that kind out) and emit LLVM IR; the
-    predicted cost is the first round's (``first_round_cost``)."""
+    predicted cost is the first round's (``first_round_cost``). ``fp_contract``: in
+    fp-contract mode (float contractions fuse each multiply-add), optimized and emitted alike."""
     from eqsat.codegen import emit_llvm_ir
     from eqsat.forced_strategies import forced_cost_overrides
     from eqsat.optimizer import optimize_module
@@ -104,8 +106,10 @@ def eqsat_variant(
         emit=emit,
         cost=target.cost_model(overrides, emit, reassoc),
         fast_math=reassoc,
+        fp_contract=fp_contract,
     )
-    ir = emit_llvm_ir(result.module, target, layout=layout, reassoc=reassoc)
+    ir = emit_llvm_ir(result.module, target, layout=layout, reassoc=reassoc,
+                      fp_contract=fp_contract)
     return EqsatVariant(result.module, first_round_cost(result), ir)
 
 
