@@ -46,10 +46,16 @@ from experiments.cost_corpus import corpus, held_out  # noqa: E402
 MIN_GROUP = 4
 MIN_RIVALS = 2
 MCA = "llvm-mca-22"
+#: Measured times within this fraction of each other are a tie (run-to-run noise on this host:
+#: the same program timed twice differs by up to ~10%); the tie-aware tau and tune_costs.py's
+#: pair tau use it, for every predictor alike.
+NOISE = 0.05
 
 
-def kendall_tau(xs: list[float], ys: list[float]) -> float | None:
-    """Kendall's tau-b of two equally long lists (None with fewer than two points)."""
+def kendall_tau(xs: list[float], ys: list[float], noise: float = 0.0) -> float | None:
+    """Kendall's tau-b of two equally long lists (None with fewer than two points); with
+    ``noise``, two ``ys`` within that fraction of the smaller are a tie (measured times that
+    noise cannot order: neither concordant nor discordant, for any predictor ``xs``)."""
     n = len(xs)
     if n < 2:
         return None
@@ -57,6 +63,8 @@ def kendall_tau(xs: list[float], ys: list[float]) -> float | None:
     for i in range(n):
         for j in range(i + 1, n):
             a, b = xs[i] - xs[j], ys[i] - ys[j]
+            if abs(b) <= noise * min(abs(ys[i]), abs(ys[j])):
+                b = 0
             if a == 0 and b == 0:
                 continue
             if a == 0:
@@ -167,13 +175,16 @@ def rivals(record: dict[str, Any]) -> int:
     return ours + len(record["mlir"])
 
 
-def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
+def summarize(records: list[dict[str, Any]], held_only: bool = True) -> dict[str, Any]:
+    """Per target: regret figures over every record, tau over the held-out groups of
+    >= ``MIN_GROUP`` (``held_only=False``: over every group, for a tuning-split run)."""
     out: dict[str, Any] = {}
     for t in sorted({r["target"] for r in records}):
         timed = [r for r in records if r["target"] == t and r["eqsat"]["eqsat"].get("ns")]
         rs = [r for r in timed if rivals(r) >= MIN_RIVALS]
         apart = [r["kernel"] for r in timed if rivals(r) < MIN_RIVALS]
-        regrets, wins, taus, mca_taus = [], 0, [], []
+        regrets, wins = [], 0
+        taus: dict[str, list[float | None]] = {k: [] for k in TAU_KEYS}
         exact_regrets, exact_wins = [], 0
         for r in rs:
             ours = r["eqsat"]["eqsat"]["ns"]
@@ -185,13 +196,15 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
                 exact_regrets.append(ours / min(best, ours) - 1)
                 exact_wins += mlir_best is None or ours <= mlir_best
             pts = [a for a in r["eqsat"].values() if a.get("ns")]
-            if len(pts) >= MIN_GROUP and r["held_out"]:
-                taus.append(kendall_tau([a["cost"] for a in pts], [a["ns"] for a in pts]))
-                if all(a.get("mca") for a in pts):
-                    mca_taus.append(kendall_tau([a["mca"] for a in pts], [a["ns"] for a in pts]))
+            if len(pts) >= MIN_GROUP and (r["held_out"] or not held_only):
+                ns = [a["ns"] for a in pts]
+                for noise, sfx in ((0.0, ""), (NOISE, "_ties")):
+                    taus["tau" + sfx].append(kendall_tau([a["cost"] for a in pts], ns, noise))
+                    if all(a.get("mca") for a in pts):
+                        taus["mca_tau" + sfx].append(
+                            kendall_tau([a["mca"] for a in pts], ns, noise))
         geo = geomean(regrets)
-        taus = [x for x in taus if x is not None]
-        mca_taus = [x for x in mca_taus if x is not None]
+        means = {k: _mean([x for x in v if x is not None]) for k, v in taus.items()}
         out[t] = {
             "kernels": len(rs),
             "apart": apart,
@@ -199,15 +212,26 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
             "worst_regret": max(regrets) if regrets else None,
             "over_25pct": sum(x > 0.25 for x in regrets),
             "at_least_mlir_best": wins,
-            "tau_groups": len(taus),
-            "tau_mean": sum(taus) / len(taus) if taus else None,
-            "mca_tau_mean": sum(mca_taus) / len(mca_taus) if mca_taus else None,
+            "tau_split": "held-out" if held_only else "all",
+            "tau_groups": len([x for x in taus["tau"] if x is not None]),
+            "tau_mean": means["tau"],
+            "mca_tau_mean": means["mca_tau"],
+            # the same with measured times within NOISE of each other counted as ties
+            "tau_ties_mean": means["tau_ties"],
+            "mca_tau_ties_mean": means["mca_tau_ties"],
             "exact_kernels": len(exact_regrets),
             "exact_geomean_regret": geomean(exact_regrets),
             "exact_worst_regret": max(exact_regrets) if exact_regrets else None,
             "exact_at_least_mlir_best": exact_wins,
         }
     return out
+
+
+TAU_KEYS = ("tau", "mca_tau", "tau_ties", "mca_tau_ties")
+
+
+def _mean(xs: list[float]) -> float | None:
+    return sum(xs) / len(xs) if xs else None
 
 
 def geomean(regrets: list[float]) -> float | None:
@@ -240,17 +264,23 @@ def markdown(data: dict[str, Any]) -> str:
              "Regret = eqsat's time / best time of any row (eqsat's forced alternatives and "
              "MLIR 22's strategies) - 1; medians of `--repeats` samples in child processes "
              "(`eqsat.bench`), one placement. Tau: Kendall tau-b of predicted cost against "
-             f"measured time over each held-out kernel's eqsat alternatives (groups of >= {MIN_GROUP}).",
+             f"measured time over each kernel's eqsat alternatives (groups of >= {MIN_GROUP}; "
+             "held-out kernels only unless the column says otherwise), the mean over groups; "
+             f"'ties': the same with measured times within {NOISE:.0%} of each other counted as "
+             "ties (noise), for both predictors.",
              "", "| target | kernels | geomean regret (goal <= 3%) | worst (goal <= 25%) | "
-             "eqsat <= MLIR's best (goal 90%) | tau groups | tau model (goal >= 0.8) | tau llvm-mca |",
-             "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+             "eqsat <= MLIR's best (goal 90%) | tau groups | tau model (goal >= 0.8) | "
+             "tau llvm-mca | tau model, ties | tau llvm-mca, ties |",
+             "|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     pct = lambda x: "-" if x is None else f"{x:.1%}"  # noqa: E731
     num = lambda x: "-" if x is None else f"{x:.2f}"  # noqa: E731
     for t, s in data["summary"].items():
         share = s["at_least_mlir_best"] / s["kernels"] if s["kernels"] else None
         lines.append(f"| {t} | {s['kernels']} | {pct(s['geomean_regret'])} | "
-                     f"{pct(s['worst_regret'])} | {pct(share)} | {s['tau_groups']} | "
-                     f"{num(s['tau_mean'])} | {num(s['mca_tau_mean'])} |")  # fmt: skip
+                     f"{pct(s['worst_regret'])} | {pct(share)} | {s['tau_groups']}"
+                     f"{' (all splits)' if s.get('tau_split') == 'all' else ''} | "
+                     f"{num(s['tau_mean'])} | {num(s['mca_tau_mean'])} | "
+                     f"{num(s.get('tau_ties_mean'))} | {num(s.get('mca_tau_ties_mean'))} |")  # fmt: skip
     if any(s.get("exact_kernels") for s in data["summary"].values()):
         lines += ["", "Like with like: the same figures against the bit-exact rows only (outputs "
                   "bit for bit the interpreter's, as eqsat's; MLIR rows that fuse a multiply-add "
@@ -350,7 +380,8 @@ def main() -> int:
         records = merge_records(runs)
         data = {"provenance": runs[0]["provenance"], "runs": [d["provenance"] for d in runs],
                 "records": records,
-                "summary": summarize([r for r in records if "error" not in r])}  # fmt: skip
+                "summary": summarize([r for r in records if "error" not in r],
+                                     not any(r.get("held_out") is False for r in records))}  # fmt: skip
         Path(f"{args.out}.json").write_text(json.dumps(data, indent=1))
         Path(f"{args.out}.md").write_text(markdown(data))
         return 0
@@ -383,7 +414,8 @@ def main() -> int:
                 records.append({"kernel": name, "target": tname, "error": str(e)[:300]})
             Path(f"{out}.json").write_text(json.dumps(
                 {"provenance": record(sys.argv), "records": records,
-                 "summary": summarize([r for r in records if "error" not in r])}, indent=1))  # fmt: skip
+                 "summary": summarize([r for r in records if "error" not in r],
+                                      args.split == "held-out")}, indent=1))  # fmt: skip
             print(f"{tname} {name} done", file=sys.stderr, flush=True)
     return 0
 

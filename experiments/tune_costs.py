@@ -41,6 +41,7 @@ if __package__ in (None, ""):  # run as a script: make `experiments` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from experiments.cost_corpus import held_out
+from experiments.cost_regret import NOISE  # times this close are ties (noise)
 from experiments.lib import tuning_runs as tr
 from experiments.sweeplib import Spec, run_sweep
 from experiments.sweeplib.runner import (
@@ -52,8 +53,6 @@ from experiments.sweeplib.runner import (
 
 HERE = Path(__file__).resolve().parent
 RUNNABLE = ("avx2", "x86-64-v2")
-#: Pairs of alternatives whose measured times differ by less than this are ties (noise).
-NOISE = 0.05
 #: Kendall tau-b per kernel is reported over groups of at least this many alternatives.
 MIN_GROUP = 4
 FOLDS = 5

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from experiments.cost_corpus import corpus, held_out
-from experiments.cost_regret import kendall_tau, merge_records, summarize
+from experiments.cost_regret import NOISE, kendall_tau, merge_records, summarize
 from frontend import parse
 from frontend.verifier import verify_module
 
@@ -151,3 +151,22 @@ def test_fp_contract_mode_reaches_every_alternative() -> None:
     plain = alternatives("matvec_ik_8x8_f32", text, target)
     assert fused and all("llvm.fma" in a["ir"] for a in fused.values()), list(fused)
     assert not any("llvm.fma" in a["ir"] for a in plain.values()), list(plain)
+
+
+def test_tie_aware_tau_counts_times_within_the_noise_as_ties() -> None:
+    # times 100 and 103 are within 5%: that pair is a tie for any predictor, so the model
+    # that orders it wrongly loses nothing, and the strict tau-b still counts it against it
+    costs, times = [1, 2, 3, 4], [103, 100, 200, 300]
+    assert kendall_tau(costs, times) == pytest.approx(4 / 6)
+    tied = kendall_tau(costs, times, NOISE)
+    assert tied == pytest.approx(5 / (6 * 5) ** 0.5)
+    assert kendall_tau(costs, [100, 103, 200, 300], NOISE) == tied  # either order: the same
+
+
+def test_tau_is_over_held_out_groups_unless_a_run_is_over_every_split() -> None:
+    group = [(1, 100.0), (2, 200.0), (3, 300.0), (4, 250.0)]
+    rec = _rec("t", 100.0, group, {}, False)
+    assert summarize([rec])["avx2"]["tau_groups"] == 0
+    s = summarize([rec], held_only=False)["avx2"]
+    assert s["tau_groups"] == 1 and s["tau_mean"] == pytest.approx(4 / 6)
+    assert s["tau_ties_mean"] == pytest.approx(4 / 6)  # 250 vs 300: 17% apart, no tie
