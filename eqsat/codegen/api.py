@@ -54,7 +54,7 @@ def emit_llvm_ir(
         raise CodegenError(f"matrix layout must be one of {MATRIX_LAYOUTS}: {matrix_layout!r}")
     m = emit_module(
         _module(module), layout, reassoc, checked, t.triple, t.features, matrix_layout,
-        fp_contract,
+        fp_contract, t.vector_bits, t.align_versioning,
     )
     m.module.triple = t.triple
     return str(m.module)

@@ -56,6 +56,10 @@ class ModuleEmitter:
     # reduction point, frontend.semantics_vector.contract)
     fp_contract: bool = False
     features: frozenset[str] = frozenset()
+    # the target's register bits and its bound on alignment-versioned bodies (0: none;
+    # eqsat.codegen.align_version)
+    vector_bits: int = 0
+    align_versioning: int = 0
     functions: dict[str, ir.Function] = field(default_factory=dict)
     globals: dict[str, ir.GlobalVariable] = field(default_factory=dict)
 

@@ -5,12 +5,14 @@ API calls through ctypes (vectors cannot pass by value through ctypes)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from llvmlite import ir
 
 from eqsat.codegen import jit
+from eqsat.codegen.align_version import aligned_copy, dispatch, plan, rebase
 from eqsat.codegen.arith import scalar_constant
 from eqsat.codegen.descriptor import MemDesc, unpack_memref, with_static
 from eqsat.codegen.emitter import FuncEmitter, ModuleEmitter, abi_params, abi_return
@@ -69,10 +71,14 @@ def emit_module(
     features: str = "",
     matrix_layout: str = "row-major",
     fp_contract: bool = False,
+    vector_bits: int = 0,
+    align_versioning: int = 0,
 ) -> ModuleEmitter:
     """The LLVM module of every function and global of source; ``triple`` and ``features``
     (LLVM's feature string, "+avx2,-avx512f") say which target intrinsics may be used;
-    ``fp_contract``: float contractions fuse each multiply-add (``ModuleEmitter``)."""
+    ``fp_contract``: float contractions fuse each multiply-add (``ModuleEmitter``);
+    ``align_versioning``: the target's bound on versioned bodies for ``vector_bits``
+    registers (``eqsat.codegen.align_version``; 0: none)."""
     _check_sizes(source)
     m = ModuleEmitter(
         ir.Module(name=source.name or "eqsat"),
@@ -85,6 +91,8 @@ def emit_module(
         features=enabled_features(triple, features),
         matrix_layout=matrix_layout,
         fp_contract=fp_contract,
+        vector_bits=vector_bits,
+        align_versioning=0 if checked else align_versioning,
     )
     for op in source.ops:
         if op.name == "memref.global":
@@ -141,7 +149,31 @@ def emit_function(m: ModuleEmitter, func: Operation) -> None:
         raise CodegenError(
             "functions with several blocks (unstructured control flow) are not supported", func
         )
+    versioned = {v.aligned: v for v in plan(func, m.vector_bits, m.align_versioning)}
+    if not versioned:
+        _emit_body(m, func, fn)
+        return
+    size = m.vector_bits // 8
+    copy = aligned_copy(m.module, fn, list(versioned.values()), size)
+    _emit_body(m, func, copy, rebase=lambda b, i, d: (
+        rebase(b, d, versioned[i], size) if i in versioned else d))  # fmt: skip
+    _emit_body(m, func, fn, lambda b: dispatch(b, fn, copy, list(versioned.values()), size))
+
+
+def _emit_body(
+    m: ModuleEmitter,
+    func: Operation,
+    fn: ir.Function,
+    prologue: Callable[[ir.IRBuilder], None] | None = None,
+    rebase: Callable[[ir.IRBuilder, int, MemDesc], MemDesc] | None = None,
+) -> None:
+    """The body of func into fn (whose parameters are func's, in MLIR's ABI), after
+    ``prologue``; ``rebase`` may restate a memref argument's descriptor (given the position
+    of its aligned pointer among the parameters) for alignment versioning."""
+    region = func.regions[0]
     em = FuncEmitter(m, func, fn)
+    if prologue is not None:
+        prologue(em.b)
     ftype: FunctionType = func.attributes["function_type"].type
     params = iter(fn.args)
     args: list[Any] = []
@@ -156,7 +188,8 @@ def emit_function(m: ModuleEmitter, func: Operation) -> None:
             r = len(t.shape)
             fields = [next(params) for _ in range(3 + 2 * r)]
             d = MemDesc(t, fields[0], fields[1], fields[2], fields[3 : 3 + r], fields[3 + r :])
-            args.append(with_static(d))
+            d = with_static(d)
+            args.append(d if rebase is None else rebase(em.b, fn.args.index(fields[1]), d))
         else:
             args.append(next(params))
     em.run_block(region.blocks[0], args)

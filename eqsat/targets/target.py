@@ -23,7 +23,7 @@ SCHEDULES = ("bottomup", "topdown", "bidirectional")
 _REQUIRED = {"triple": str, "cpu": str, "features": str, "vector_bits": int, "registers": int}
 _OPTIONAL = (
     "description", "requires", "accumulators", "legalize", "schedule", "shuffle_lane_bits",
-    "max_registers",  # last: refused with its own message (below)
+    "align_versioning", "max_registers",  # last: refused with its own message (below)
 )
 SECTIONS = ("target", "width", "cost")
 
@@ -71,6 +71,10 @@ class Target:
     # Bits of the lanes a one-instruction shuffle stays within (x86 AVX/AVX-512: 128; 0: the
     # whole register): a shuffle moving values across them costs more (see costmodel).
     shuffle_lane_bits: int = 0
+    # Alignment versioning (eqsat/codegen/align_version.py): the largest body, in
+    # native-register operations, that gets a copy running on vector-aligned memref
+    # arguments after a check at entry; 0: no function is versioned.
+    align_versioning: int = 0
 
     def lanes(self, elem: str) -> int | None:
         """Native lanes for an element type name (``f32``), or None when the target has none."""
@@ -238,6 +242,13 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
             path, _line_of(text, "shuffle_lane_bits", "target"),
             "'shuffle_lane_bits' must be a number of bits >= 0 (0: the whole register)",
         )
+    versioning = head.get("align_versioning", 0)
+    if not isinstance(versioning, int) or isinstance(versioning, bool) or versioning < 0:
+        raise TargetError(
+            path, _line_of(text, "align_versioning", "target"),
+            "'align_versioning' must be a number of native-register operations >= 0 "
+            f"(the largest body versioned; 0: none), got {versioning!r}",
+        )
     return Target(
         name=name,
         path=path,
@@ -255,6 +266,7 @@ def parse_target(text: str, path: str, name: str | None = None) -> Target:
         legalize=tuple(legalize),
         schedule=schedule,
         shuffle_lane_bits=lane_bits,
+        align_versioning=versioning,
     )
 
 
