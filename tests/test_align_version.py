@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from eqsat.codegen.align_version import body_size
+from eqsat.codegen.align_version import Versioned, body_size, versioned_args
 from eqsat.codegen.api import compile, emit_assembly, emit_llvm_ir
 from eqsat.interpreter import Interpreter
 from eqsat.targets import TargetError, load_target
@@ -81,6 +81,16 @@ def test_the_aligned_copy_folds_loads_and_the_entry_checks(t, fold):
     entry = ir[ir.index('define void @"k"') :]
     assert "and i64" in entry and ", 15" in entry and "@\"_eqsat_aligned_k\"" in entry
     assert re.search(r'define void @"_eqsat_aligned_k"\(ptr %"\.1", ptr align 16', ir)
+
+
+def test_the_checked_arguments():
+    """Each memref argument a vector row of 16 bytes or more goes through (a row of one f32,
+    as dot products store, is left unchecked), with its static offset (None: dynamic)."""
+    add = parse(VIEWS, "<test>").functions()["add"]
+    assert versioned_args(add, 16) == [Versioned(1, 4, None), Versioned(6, 4, 1),
+                                       Versioned(11, 4, 0)]  # fmt: skip
+    one = VIEWS.replace("vector<64xf32>", "vector<1xf32>")
+    assert versioned_args(parse(one, "<test>").functions()["add"], 16) == []
 
 
 def test_avx2_and_checked_mode_do_not_version():

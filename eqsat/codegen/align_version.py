@@ -35,14 +35,15 @@ from frontend.ir import Operation, Value
 from frontend.types import MemRefType, Type, VectorType
 
 # Vector accesses whose contiguous rows alignment helps (gathers and compressed accesses go
-# lane by lane): op name -> index of the memref operand.
-_ACCESSES = {
-    "vector.load": 0,
-    "vector.store": 1,
-    "vector.transfer_read": 0,
-    "vector.transfer_write": 1,
-    "vector.maskedload": 0,
-    "vector.maskedstore": 0,
+# lane by lane): op name -> (index of the memref operand, of the stored vector; None: the
+# vector is the result).
+_ACCESSES: dict[str, tuple[int, int | None]] = {
+    "vector.load": (0, None),
+    "vector.store": (1, 0),
+    "vector.transfer_read": (0, None),
+    "vector.transfer_write": (1, 0),
+    "vector.maskedload": (0, None),
+    "vector.maskedstore": (0, -1),
 }
 ALIGNED_PREFIX = "_eqsat_aligned_"
 
@@ -68,9 +69,9 @@ def _elem_bytes(t: MemRefType) -> int | None:
     return bits // 8 if bits >= 8 and bits & (bits - 1) == 0 else None
 
 
-def _row_bytes(op: Operation, t: Type) -> int:
+def _row_bytes(op: Operation, t: Type, stored: int | None) -> int:
     """Bytes of one contiguous row of the vector an access moves (0 for a non-vector)."""
-    vt = op.results[0].type if op.results else op.operands[0].type
+    vt = op.results[0].type if stored is None else op.operands[stored].type
     if not isinstance(vt, VectorType) or not vt.shape or not isinstance(t, MemRefType):
         return 0
     b = _elem_bytes(t)
@@ -108,11 +109,13 @@ def versioned_args(func: Operation, vector_bytes: int) -> list[Versioned]:
             for r in op.results:
                 if isinstance(r.type, MemRefType):
                     derived[r] = root
-        k = _ACCESSES.get(op.name)
-        if k is None or len(op.operands) <= k:
+        access = _ACCESSES.get(op.name)
+        if access is None or len(op.operands) <= access[0]:
             continue
-        m = op.operands[k]
-        if m in derived and _row_bytes(op, m.type) >= vector_bytes:
+        if access[1] is None and not op.results:
+            continue
+        m = op.operands[access[0]]
+        if m in derived and _row_bytes(op, m.type, access[1]) >= vector_bytes:
             used.add(derived[m])
     out: list[Versioned] = []
     pos = 0
