@@ -155,3 +155,12 @@ def test_views_with_offsets_on_both_paths(sa, sb, i):
     Interpreter(module).call("outer", a.copy(), b.copy(), want, i)
     program.outer(a, b, c, i)
     assert c.tobytes() == want.tobytes()
+
+
+def test_the_compile_time_script_compiles_both_ways():
+    """experiments/align_compile_time.py: the versioned code is the larger (two bodies)."""
+    from experiments.align_compile_time import measure
+
+    r = measure("dot_64_f32", "x86-64-v2", 1)
+    assert r["versioned"] and r["size"] <= r["bound"]
+    assert r["lines"]["versioned"] > r["lines"]["off"]
