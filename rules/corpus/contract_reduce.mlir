@@ -38,3 +38,14 @@ func.func @reductions(%s: f32, %acc: f32, %i: i32, %j: i32, %v: vector<8xf32>, %
   %7 = vector.multi_reduction <add>, %v, %w [] : vector<8xf32> to vector<8xf32>
   return %1, %2, %4, %6, %7 : f32, f32, f32, i32, vector<8xf32>
 }
+
+// contract-batch-*-per-entry: a batch dim leading every map; lhs transposed (b, k, i) in the
+// second, integers in the third
+#bmm = {indexing_maps = [affine_map<(b, i, j, k) -> (b, i, k)>, affine_map<(b, i, j, k) -> (b, k, j)>, affine_map<(b, i, j, k) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+#bmmt = {indexing_maps = [affine_map<(b, i, j, k) -> (b, k, i)>, affine_map<(b, i, j, k) -> (b, k, j)>, affine_map<(b, i, j, k) -> (b, j, i)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+func.func @batched(%a: vector<2x3x4xf32>, %b: vector<2x4x5xf32>, %acc: vector<2x3x5xf32>, %at: vector<4x4x3xf64>, %bt: vector<4x4x2xf64>, %acct: vector<4x2x3xf64>, %ai: vector<2x2x3xi32>, %bi: vector<2x3x2xi32>, %acci: vector<2x2x2xi32>) -> (vector<2x3x5xf32>, vector<4x2x3xf64>, vector<2x2x2xi32>) {
+  %0 = vector.contract #bmm %a, %b, %acc : vector<2x3x4xf32>, vector<2x4x5xf32> into vector<2x3x5xf32>
+  %1 = vector.contract #bmmt %at, %bt, %acct : vector<4x4x3xf64>, vector<4x4x2xf64> into vector<4x2x3xf64>
+  %2 = vector.contract #bmm %ai, %bi, %acci : vector<2x2x3xi32>, vector<2x3x2xi32> into vector<2x2x2xi32>
+  return %0, %1, %2 : vector<2x3x5xf32>, vector<4x2x3xf64>, vector<2x2x2xi32>
+}
