@@ -164,3 +164,26 @@ def test_the_compile_time_script_compiles_both_ways():
     r = measure("dot_64_f32", "x86-64-v2", 1)
     assert r["versioned"] and r["size"] <= r["bound"]
     assert r["lines"]["versioned"] > r["lines"]["off"]
+
+
+RESULTS = """
+func.func @s(%a: memref<64xf32>) -> (f32, vector<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %x = vector.load %a[%c0] : memref<64xf32>, vector<64xf32>
+  %r = vector.reduction <maxnumf>, %x : vector<64xf32> into f32
+  %y = vector.load %a[%c0] : memref<64xf32>, vector<16xf32>
+  %z = arith.mulf %y, %y : vector<16xf32>
+  return %r, %z : f32, vector<16xf32>
+}
+"""
+
+
+@runs
+@pytest.mark.parametrize("shift", [0, 1, 2])
+def test_a_function_with_results_returns_them_from_either_path(shift):
+    program = compile(RESULTS, V2)
+    assert "_eqsat_aligned_s" in program.llvm_ir
+    a = _at(64, np.float32, shift, 7)
+    want = Interpreter(parse(RESULTS, "<test>")).call("s", a.copy())
+    got = program.s(a)
+    assert [np.asarray(x).tobytes() for x in got] == [np.asarray(x).tobytes() for x in want]
