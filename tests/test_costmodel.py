@@ -418,3 +418,47 @@ def test_maxnum_minnum_price_what_the_code_generator_emits(name: str, op: str) -
                or not i.startswith(("mov", "vmov", "ret", "vzeroupper", "kmov"))]  # fmt: skip
     assert len(compute) >= 5, body  # max, unordered compare, select; and/or, compare, select
     assert TargetCost(target).per_register(f"arith.{op}", "f32") >= len(compute) / VECTOR_PORTS[name]
+
+
+def test_a_shuffle_register_that_is_a_whole_source_register_is_free() -> None:
+    sse = TargetCost(load_target("x86-64-v2"))
+    per = sse.per_register("vector.shuffle", "f64")
+    # 2 x f64 per xmm register: [a0 a1 | b0 b1] takes registers as they are, [a0 b0 | a1 b1]
+    # interleaves (unpcklpd, unpckhpd)
+    assert sse.shuffle_price((0, 1, 4, 5), 4, "f64") == 0
+    assert sse.shuffle_price((0, 4, 1, 5), 4, "f64") == 2 * per
+    assert sse.shuffle_price((1, 0, 4, 5), 4, "f64") == per  # swapped lanes: a shuffle
+
+
+def test_staged_f64_transposes_on_sse_cost_what_llvm_makes_of_them_alike() -> None:
+    """On x86-64-v2 (2 x f64 per register) the 4x4, 4x4-pairs and 8x8 staged transposes of an
+    8x8 f64 block compile at O3 to the same unpcklpd/unpckhpd per result register (their
+    later stages move whole registers, which LLVM renames away), and their profiles price
+    their shuffles alike (the code is for the x86-64-v2 target machine, whatever the host)."""
+    import re
+
+    from eqsat.codegen import emit_assembly
+    from eqsat.optimizer import optimize_module
+    from eqsat.targets.expansions import expansion
+    from frontend import parse
+
+    target = load_target("x86-64-v2")
+    model = TargetCost(target)
+    text = """func.func @t(%a: vector<8x8xf64>) -> vector<8x8xf64> {
+  %t = vector.transpose %a, [1, 0] : vector<8x8xf64> to vector<8x8xf64>
+  return %t : vector<8x8xf64>
+}
+"""
+    lits = ((1, 0), ("operands", vt(8, 8, elem="f64")), vt(8, 8, elem="f64"))
+    priced, shuffles = {}, {}
+    for strategy in ("TransposeShuffle4x4", "TransposeShuffle4x4Pairs", "TransposeShuffle8x8"):
+        priced[strategy] = sum(n * model.price(op, k, elem, width)
+                               for op, k, elem, width, n in expansion(strategy, lits)  # type: ignore[union-attr]
+                               if op == "vector.shuffle")  # fmt: skip
+        others = {s: math.inf for s in TRANSPOSES if s != strategy}
+        module = optimize_module(parse(text), target=target, emit="hwv",
+                                 cost=target.cost_model({**others, "Transpose": 1e12}, emit="hwv")).module  # fmt: skip
+        asm = emit_assembly(module, target)
+        shuffles[strategy] = len(re.findall(r"\bunpck[lh]pd\b", asm))
+    assert set(shuffles.values()) == {32}  # one per result register, 4 blocks of 8
+    assert len(set(priced.values())) == 1, priced

@@ -231,8 +231,8 @@ class TargetCost:
         return cost
 
     def shuffle_price(self, mask: tuple[int, ...], in_lanes: int, elem: str | None) -> float:
-        """A shuffle of two ``in_lanes``-lane vectors by ``mask``, per output register: one
-        shuffle, unless the target's shuffles stay within lanes (``shuffle_lane_bits``) and the
+        """A shuffle of two ``in_lanes``-lane vectors by ``mask``, per output register: nothing
+        when it is a whole source register in order, else one shuffle, unless the target's shuffles stay within lanes (``shuffle_lane_bits``) and the
         register's values cross them without moving whole lanes: then a lane permute of each
         source register it reads and a blend (LLVM's X86 lowering: vpermpd/vpermps, vblendpd)."""
         native = self.native(elem)
@@ -241,6 +241,8 @@ class TargetCost:
         cost = 0.0
         for r in range(0, len(mask), native):
             chunk = mask[r : r + native]
+            if len(chunk) == native and _whole_register(chunk, in_lanes, native):
+                continue  # one source register as it is: a register move, no instruction
             if 0 < span < native and _crosses_lanes(chunk, in_lanes, native, span):
                 sources = {(m // in_lanes, m % in_lanes // native) for m in chunk if m >= 0}
                 cost += (len(sources) + 1) * per
@@ -422,6 +424,19 @@ def _lane0_scalar(position: Any, res: Any, native: int) -> bool:
 
 def _is_mask(x: Any) -> bool:
     return isinstance(x, tuple) and bool(x) and all(isinstance(m, int) for m in x)
+
+
+def _whole_register(chunk: tuple[int, ...], in_lanes: int, native: int) -> bool:
+    """Whether one output register of a shuffle is one whole native register of a source, in
+    order (LLVM emits no instruction for it: the register is renamed, as for an ``extract`` of
+    whole registers)."""
+    first = chunk[0]
+    return (
+        first >= 0
+        and (first % in_lanes) % native == 0
+        and (first % in_lanes) + native <= in_lanes
+        and all(m == first + i for i, m in enumerate(chunk))
+    )
 
 
 def _crosses_lanes(chunk: tuple[int, ...], in_lanes: int, native: int, span: int) -> bool:
