@@ -187,3 +187,33 @@ def test_a_function_with_results_returns_them_from_either_path(shift):
     want = Interpreter(parse(RESULTS, "<test>")).call("s", a.copy())
     got = program.s(a)
     assert [np.asarray(x).tobytes() for x in got] == [np.asarray(x).tobytes() for x in want]
+
+
+@runs
+def test_the_entry_calls_the_aligned_copy_exactly_when_every_argument_is_aligned():
+    """The aligned copy replaced by a Python callback (its definition cut from the IR, the
+    JIT resolving the name to the callback): the entry calls it on aligned buffers only."""
+    import ctypes
+
+    import llvmlite.binding as llvm
+
+    from eqsat.codegen import jit
+
+    ir = emit_llvm_ir(KERNEL.format(t="f32"), V2)
+    start = ir.index('define void @"_eqsat_aligned_k"')
+    end = ir.index("\n}\n", start) + 3
+    params = ir[ir.index("(", start) : ir.index(")", start) + 1]
+    ir = ir[:start] + "declare void @_eqsat_test_aligned_k" + params + "\n" + ir[end:]
+    ir = ir.replace('@"_eqsat_aligned_k"', "@_eqsat_test_aligned_k")
+    calls = []
+    proto = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p, ctypes.c_void_p] + [ctypes.c_int64] * 5) * 3)
+    callback = proto(lambda *a: calls.append((a[1], a[8], a[15])))
+    llvm.add_symbol("_eqsat_test_aligned_k", ctypes.cast(callback, ctypes.c_void_p).value)
+    engine = jit.jit(ir, V2)
+    k = proto(engine.get_function_address("k"))
+    for shifts in [(0, 0, 0), (0, 1, 0), (0, 0, 2), (3, 3, 3)]:
+        a, b, c = (_at(128, np.float32, s, i) for i, s in enumerate(shifts))
+        calls.clear()
+        k(*[x for m in (a, b, c) for x in (m.ctypes.data, m.ctypes.data, 0, 8, 16, 16, 1)])
+        aligned = shifts == (0, 0, 0)
+        assert calls == ([(a.ctypes.data, b.ctypes.data, c.ctypes.data)] if aligned else [])
