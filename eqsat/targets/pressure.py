@@ -4,8 +4,8 @@ spills and reloads they cost when they exceed the target's ``registers``.
 The schedule is the order the decoder emits the chosen term in (children before parents,
 ``eqsat.extract.postorder``). A value holds ``ceil(lanes / native lanes)`` registers from the
 op that makes it to its last use, except values LLVM makes again where they are used instead
-of keeping them (memory reads, constants, broadcasts, function arguments: it sinks or
-rematerializes them) and a value whose only use is the next op and is element-wise (both
+of keeping them (memory reads, constants, broadcasts, function arguments, and a gather
+transpose of such a value: it sinks or rematerializes them) and a value whose only use is the next op and is element-wise (both
 ops split into native registers and run register by register). When the live registers rise
 above the target's registers, each register pushed out costs a store and a reload.
 """
@@ -39,6 +39,11 @@ REMADE = frozenset(
 )
 # Leaves and strategy constructors whose values are remade the same way.
 REMADE_NODES = frozenset({"Arg", "Outer", "TileOf", "TileAt"})
+# Transposes by one gather of lanes: of a value LLVM remakes (a memory read), LLVM builds each
+# result register at its use from the memory lanes themselves (vbroadcastss/vmovsd/vmovhpd and
+# blends in their O3 code: tests/test_costmodel.py), so the result is remade as well; a staged
+# block transpose (TransposeShuffle4x4, ...) shuffles whole rows, held in registers.
+GATHER_TRANSPOSES = frozenset({"TransposeShuffle", "TransposeElementwise", "Transpose"})
 STREAMING_PREFIXES = ("arith.", "math.", "vector.fma", "llvm.intr.fma", "llvm.intr.fmuladd")
 STREAMING_OPS = frozenset({"vector.store", "vector.transfer_write", "vector.maskedstore"})
 
@@ -92,7 +97,11 @@ def live_registers(
     delta = [0.0] * (len(order) + 1)
     for c, end in last.items():
         i = at[c]
-        if _remade(ops[choice[c]]):
+        node = choice[c]
+        if _remade(ops[node]) or (
+            ops[node] in GATHER_TRANSPOSES
+            and all(types[k] is None or _remade(ops[choice[k]]) for k in kids[node])
+        ):
             continue
         t = types[c]
         regs = regs_of.get(t)
