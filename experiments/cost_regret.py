@@ -199,10 +199,10 @@ def summarize(records: list[dict[str, Any]], held_only: bool = True) -> dict[str
             if len(pts) >= MIN_GROUP and (r["held_out"] or not held_only):
                 ns = [a["ns"] for a in pts]
                 for noise, sfx in ((0.0, ""), (NOISE, "_ties")):
-                    taus["tau" + sfx].append(kendall_tau([a["cost"] for a in pts], ns, noise))
+                    taus["tau" + sfx].append(group_tau([a["cost"] for a in pts], ns, noise))
                     if all(a.get("mca") for a in pts):
                         taus["mca_tau" + sfx].append(
-                            kendall_tau([a["mca"] for a in pts], ns, noise))
+                            group_tau([a["mca"] for a in pts], ns, noise))
         geo = geomean(regrets)
         means = {k: _mean([x for x in v if x is not None]) for k, v in taus.items()}
         out[t] = {
@@ -225,6 +225,14 @@ def summarize(records: list[dict[str, Any]], held_only: bool = True) -> dict[str
             "exact_at_least_mlir_best": exact_wins,
         }
     return out
+
+
+def group_tau(predicted: list[float], ns: list[float], noise: float) -> float | None:
+    """A group's tau for one predictor; one that prices every alternative alike ranks nothing
+    and scores 0 there (tau-b is undefined: left out, it would drop the predictor's misses)."""
+    if len(set(predicted)) == 1 and kendall_tau(ns, ns, noise) is not None:
+        return 0.0
+    return kendall_tau(predicted, ns, noise)
 
 
 TAU_KEYS = ("tau", "mca_tau", "tau_ties", "mca_tau_ties")

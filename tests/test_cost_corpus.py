@@ -170,3 +170,10 @@ def test_tau_is_over_held_out_groups_unless_a_run_is_over_every_split() -> None:
     s = summarize([rec], held_only=False)["avx2"]
     assert s["tau_groups"] == 1 and s["tau_mean"] == pytest.approx(4 / 6)
     assert s["tau_ties_mean"] == pytest.approx(4 / 6)  # 250 vs 300: 17% apart, no tie
+
+
+def test_a_predictor_that_prices_a_group_alike_scores_zero_there() -> None:
+    flat = _rec("flat", 100.0, [(5, 100.0), (5, 200.0), (5, 300.0), (5, 400.0)], {}, True)
+    ranked = _rec("ranked", 100.0, [(1, 100.0), (2, 200.0), (3, 300.0), (4, 400.0)], {}, True)
+    s = summarize([flat, ranked])["avx2"]
+    assert s["tau_groups"] == 2 and s["tau_mean"] == pytest.approx(0.5)
