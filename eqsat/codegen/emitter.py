@@ -60,6 +60,8 @@ class ModuleEmitter:
     # eqsat.codegen.align_version)
     vector_bits: int = 0
     align_versioning: int = 0
+    # functions some func.call of the module calls (never versioned: align_version.plan)
+    callees: frozenset[str] = frozenset()
     functions: dict[str, ir.Function] = field(default_factory=dict)
     globals: dict[str, ir.GlobalVariable] = field(default_factory=dict)
 

@@ -93,6 +93,9 @@ def emit_module(
         fp_contract=fp_contract,
         vector_bits=vector_bits,
         align_versioning=0 if checked else align_versioning,
+        callees=frozenset(
+            op.attributes["callee"].root for op in source.walk() if op.name == "func.call"
+        ),
     )
     for op in source.ops:
         if op.name == "memref.global":
@@ -149,7 +152,8 @@ def emit_function(m: ModuleEmitter, func: Operation) -> None:
         raise CodegenError(
             "functions with several blocks (unstructured control flow) are not supported", func
         )
-    versioned = {v.aligned: v for v in plan(func, m.vector_bits, m.align_versioning)}
+    bound = 0 if func.attributes["sym_name"].value in m.callees else m.align_versioning
+    versioned = {v.aligned: v for v in plan(func, m.vector_bits, bound)}
     if not versioned:
         _emit_body(m, func, fn)
         return
