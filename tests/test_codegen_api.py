@@ -238,3 +238,30 @@ def test_eqsat_compile_is_the_package_level_api() -> None:
     assert codegen_compile(text, target).twice(1.5) == 3.0
     with pytest.raises(AttributeError):
         eqsat.no_such_thing  # noqa: B018
+
+
+@pytest.mark.parametrize("checked", [False, True])
+def test_a_static_offset_in_the_type_is_the_arrays_first_element(checked: bool) -> None:
+    """A numpy array passed for ``memref<4xf32, strided<[1], offset: 2>>`` is the view: its
+    element 0 is the view's element 0, compiled as interpreted (the descriptor's base sits two
+    elements before the array; the code adds the type's offset). Before, the base was the
+    array and the code read two elements further, the last ones past its end."""
+    text = """
+func.func @f(%b: memref<4xf32, strided<[1], offset: 2>>, %o: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %x = memref.load %b[%c0] : memref<4xf32, strided<[1], offset: 2>>
+  %y = memref.load %b[%c3] : memref<4xf32, strided<[1], offset: 2>>
+  memref.store %y, %b[%c0] : memref<4xf32, strided<[1], offset: 2>>
+  memref.store %x, %o[%c0] : memref<4xf32>
+  return
+}
+"""
+    def run(f: object) -> tuple[list[float], list[float]]:
+        b, o = np.arange(1, 5, dtype=np.float32), np.zeros(4, np.float32)
+        f(b, o)  # type: ignore[operator]
+        return b.tolist(), o.tolist()
+
+    want = run(lambda *a: Interpreter(parse(text)).call("f", *a))
+    assert want == ([4.0, 2.0, 3.0, 4.0], [1.0, 0.0, 0.0, 0.0])
+    assert run(compile(text, _host_target(), "f", checked=checked)) == want

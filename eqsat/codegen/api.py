@@ -129,10 +129,15 @@ class Function:
                 self._copy_back.append((x, copy, what))
                 x = copy
             d = _descriptor_type(x.ndim)()
-            d.allocated = d.aligned = x.ctypes.data
+            # The array is the memref's view: with a static offset k in the type (which the
+            # compiled code adds itself) the base pointer sits k elements before the array,
+            # never dereferenced, so the view's first element is the array's, as the
+            # interpreter has it.
+            k = offset or 0
+            d.allocated = d.aligned = x.ctypes.data - k * x.itemsize
             if self.program.checked:
                 checked.register(x.ctypes.data, *_extent(x), checked.ARGUMENT)
-            d.offset = 0
+            d.offset = k
             for k in range(x.ndim):
                 d.sizes[k] = x.shape[k]
                 d.strides[k] = x.strides[k] // x.itemsize
