@@ -118,10 +118,13 @@ def clone_region(region: Region, mapping: dict[int, Value]) -> Region:
 
 
 @cache
-def _op_plan(cons: str) -> tuple[Constructor, OpSpec, tuple[int, ...], int | None] | None:
+def _op_plan(
+    cons: str,
+) -> tuple[Constructor, OpSpec, tuple[int, ...], int | None, _Attrs] | None:
     """What ``_BlockDecoder.op`` reads of constructor ``cons`` (None for an unknown one): the
     constructor, its op's spec, the positions of its state arguments and of its iterator
-    types (which size a contraction's maps), looked up once instead of once per op."""
+    types (which size a contraction's maps), looked up once instead of once per op; and the
+    memo of its decoded attributes."""
     c = by_constructor().get(cons)
     if c is None:
         return None
@@ -129,7 +132,36 @@ def _op_plan(cons: str) -> tuple[Constructor, OpSpec, tuple[int, ...], int | Non
     assert spec is not None
     states = tuple(i for i, arg in enumerate(c.args) if arg.role == "state")
     iterators = next((i for i, arg in enumerate(c.args) if arg.name == "iterator_types"), None)
-    return c, spec, states, iterators
+    return c, spec, states, iterators, _Attrs(spec)
+
+
+class _Attrs:
+    """A constructor's attributes decoded once per argument value (``decode_attr`` is a pure
+    function of the argument, its value and the iterator count, and attributes are
+    immutable): the ops of one signature share their attribute objects, so they are printed
+    and verified once (``frontend.print_templates``, ``frontend.verifier``). The values are
+    egglog's strings, integers and tuples of them, and terms; ``1`` and ``True`` do not
+    occur apart (``decode_attr`` reads both as the same integer)."""
+
+    __slots__ = ("memo", "spec")
+
+    def __init__(self, spec: OpSpec) -> None:
+        self.spec = spec
+        self.memo: dict[tuple[Any, ...], Attribute | None] = {}
+
+    def get(self, arg: Arg, value: Any, iterators: int) -> Attribute | None:
+        key = (arg.name, value, iterators)
+        try:
+            return self.memo[key]
+        except KeyError:
+            pass
+        except TypeError:  # (an unhashable value: decoded each time)
+            return decode_attr(arg, self.spec, value, iterators)
+        got = decode_attr(arg, self.spec, value, iterators)
+        if len(self.memo) >= 4096:
+            self.memo.clear()
+        self.memo[key] = got
+        return got
 
 
 # The terms ``_BlockDecoder.value`` handles itself (every other one is an op or a strategy).
@@ -399,7 +431,7 @@ class _BlockDecoder:
         plan = _op_plan(t.op)
         if plan is None:
             raise DecodeError(f"unknown constructor {t.op}")
-        c, spec, states, iterators_at = plan
+        c, spec, states, iterators_at, decoded_attrs = plan
         if states:
             before = self.state if c.effect == READ_OP else self._before_consuming
             for i in states:
@@ -425,7 +457,7 @@ class _BlockDecoder:
                 operands.extend(vals)
                 sizes.append(len(vals))
             elif role == "attr":
-                decoded = decode_attr(arg, spec, a, iterators)
+                decoded = decoded_attrs.get(arg, a, iterators)
                 if decoded is not None:
                     attrs[arg.name] = decoded
         if spec.needs_segments():

@@ -162,6 +162,20 @@ def vector_type(shape: tuple[int, ...], element: Type) -> VectorType:
     return VectorType(shape, element)
 
 
+def i64_array(values: tuple[int, ...]) -> DenseArrayAttr:
+    """``DenseArrayAttr("i64", values)``, one object per tuple of Python ints: ops that share
+    their attribute objects are printed and verified once per signature
+    (``frontend.print_templates``, ``frontend.verifier``)."""
+    if all(v.__class__ is int for v in values):  # (``True`` == 1: kept apart)
+        return _i64_array(values)
+    return DenseArrayAttr("i64", values)
+
+
+@lru_cache(maxsize=4096)
+def _i64_array(values: tuple[int, ...]) -> DenseArrayAttr:
+    return DenseArrayAttr("i64", values)
+
+
 @lru_cache(maxsize=4096)
 def _slice_attributes(offsets: tuple[int, ...], sizes: tuple[int, ...]) -> dict[str, Any]:
     spec = lookup("vector.extract_strided_slice")
@@ -236,14 +250,14 @@ class Emit:
         if k == 0:
             return v
         rt = t.element if k == t.rank else vector_type(t.shape[k:], t.element)
-        return self.op("vector.extract", [v], rt, static_position=DenseArrayAttr("i64", tuple(pos)))
+        return self.op("vector.extract", [v], rt, static_position=i64_array(tuple(pos)))
 
     def insert(self, src: Value, dest: Value, pos: list[int] | tuple[int, ...]) -> Value:
         return self.op(
             "vector.insert",
             [src, dest],
             dest.type,
-            static_position=DenseArrayAttr("i64", tuple(pos)),
+            static_position=i64_array(tuple(pos)),
         )
 
     def shape_cast(self, v: Value, t: Type) -> Value:
@@ -265,7 +279,7 @@ class Emit:
 
     def shuffle(self, a: Value, b: Value, mask: list[int]) -> Value:
         rt = vector_type((len(mask),) + a.type.shape[1:], elem_of(a.type))  # type: ignore
-        return self.op("vector.shuffle", [a, b], rt, mask=DenseArrayAttr("i64", tuple(mask)))
+        return self.op("vector.shuffle", [a, b], rt, mask=i64_array(tuple(mask)))
 
     def from_elements(self, elems: list[Value], t: VectorType) -> Value:
         return self.op("vector.from_elements", elems, t)

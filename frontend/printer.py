@@ -22,6 +22,7 @@ from frontend.fastprint import CompiledPrinter, compile_printer
 from frontend.format import compile_format, print_format
 from frontend.ir import Block, Module, Operation, Region, Value, gc_paused, use_printer
 from frontend.ops.spec import VERBATIM, OpSpec
+from frontend.print_templates import Templates
 
 
 class PrintedBody:
@@ -89,6 +90,7 @@ class Printer:
         self.names: dict[int, str] = {}
         self.counters: list[list[int]] = [[0, 0]]  # [next result, next arg] per isolated scope
         self.indent = 0
+        self.templates = Templates()  # ops printed by signature (``frontend.print_templates``)
         # bodies printed ahead (``PrintedBody``), by id of their block; only the default form
         self.ready = ready if ready and not generic and version == 22 else {}
 
@@ -183,6 +185,9 @@ class Printer:
         ):
             return pad + prefix + self.generic_op(op)
         name = op.name
+        if spec.print is None and FAST_PRINT and not op.regions and not name.startswith("func."):
+            # (``func.`` ops print by where they are: see below)
+            return pad + prefix + self.templates.text(self, op, spec, _formatted)
         if name.startswith("func.") and _in_function(op):
             name = spec.mnemonic  # func.func's default dialect, as MLIR prints it
         if spec.print is not None:
@@ -190,15 +195,8 @@ class Printer:
             if body is None:  # a form the custom syntax cannot spell
                 return pad + prefix + self.generic_op(op)
         else:
-            if spec.compiled_format is None:
-                spec.compiled_format = compile_format(spec.format)
-            printer = _PRINTERS.get(spec.name) if FAST_PRINT else None
-            if printer is None or printer.spec is not spec:
-                printer = _compiled_printer(spec)
-            body = printer.print(self, op)
-        # MLIR prints a format that opens with a `(` literal right after the name: `f(%a)`.
-        sep = "" if body.startswith("(") and spec.format and spec.format.startswith("`(`") else " "
-        return pad + prefix + name + (sep + body if body else "")
+            return pad + prefix + _formatted(self, op, name)
+        return pad + prefix + _joined(spec, name, body)
 
     def generic_op(self, op: Operation) -> str:
         spec = op.spec
@@ -258,6 +256,24 @@ def _compiled_printer(spec: OpSpec) -> CompiledPrinter | _Interpreted:
         spec
     )
     return printer
+
+
+def _formatted(pr: Printer, op: Operation, name: str = "") -> str:
+    """``op`` (of a spec with a format) after its results' names, by its format's printer."""
+    spec = op.spec
+    assert spec is not None
+    if spec.compiled_format is None:
+        spec.compiled_format = compile_format(spec.format)
+    printer = _PRINTERS.get(spec.name) if FAST_PRINT else None
+    if printer is None or printer.spec is not spec:
+        printer = _compiled_printer(spec)
+    return _joined(spec, name or op.name, printer.print(pr, op))
+
+
+def _joined(spec: OpSpec, name: str, body: str) -> str:
+    # MLIR prints a format that opens with a `(` literal right after the name: `f(%a)`.
+    sep = "" if body.startswith("(") and spec.format and spec.format.startswith("`(`") else " "
+    return name + (sep + body if body else "")
 
 
 def _in_function(op: Operation) -> bool:

@@ -13,7 +13,15 @@ from frontend.errors import VerifyError
 from frontend.fastverify import CompiledChecks
 from frontend.ir import Module, Operation
 from frontend.ops.common import fail
-from frontend.ops.spec import OPTIONAL, SINGLE, SYMBOL, TERMINATOR, OpSpec, _valid_segments
+from frontend.ops.spec import (
+    LOCAL,
+    OPTIONAL,
+    SINGLE,
+    SYMBOL,
+    TERMINATOR,
+    OpSpec,
+    _valid_segments,
+)
 from frontend.types import FunctionType
 
 
@@ -81,6 +89,32 @@ def verify_op(op: Operation) -> None:
     spec = op.spec
     if spec is None:
         raise VerifyError(f"unknown operation '{op.name}'", op.loc)
+    if LOCAL in spec.traits and not op.regions:
+        # Its rules read only its signature: the attributes and the types of its operands and
+        # results, by identity (equal-looking objects are not taken for one another; the memo
+        # holds them, so their identities stay theirs).
+        attrs = op.attributes
+        operands = op.operands
+        key = (id(spec), *attrs, *[id(a) for a in attrs.values()], len(operands),
+               *[id(v.type) for v in operands], *[id(v.type) for v in op.results])  # fmt: skip
+        if key in _PASSED:
+            return
+        _verify_op(op, spec)
+        if len(_PASSED) >= _PASSED_MAX:
+            _PASSED.clear()
+        _PASSED[key] = (spec, list(attrs.values()), [v.type for v in operands],
+                        [v.type for v in op.results])  # fmt: skip
+        return
+    _verify_op(op, spec)
+
+
+# The signatures of ``LOCAL`` ops that passed (``verify_op``), each with the objects its key
+# names by identity; and how many are kept before the memo starts over.
+_PASSED: dict[tuple[object, ...], tuple[object, ...]] = {}
+_PASSED_MAX = 1 << 14
+
+
+def _verify_op(op: Operation, spec: OpSpec) -> None:
     checks = _CHECKS.get(spec.name)
     if checks is None or checks.spec is not spec:
         checks = _CHECKS[spec.name] = CompiledChecks(spec, _verify_operands)

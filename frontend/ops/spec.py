@@ -44,6 +44,10 @@ VERBATIM = "verbatim"  # kept as written: printed in its own form even in generi
 UNDEFINED = "undefined"  # the result has no defined content (ub.poison): any value will do
 SELECTS = "selects"  # elementwise, but each result lane copies one operand lane (arith.select)
 FREES = "frees"  # ends its memref operand's buffer (memref.dealloc); a later access is a fault
+# Its rules (the declared constraints and its ``verify``) read only its attributes and the
+# types of its operands and results, and it has no regions: ``frontend.verifier`` verifies
+# each signature once (a test reads what each such ``verify`` touches).
+LOCAL = "local"
 
 DYNAMIC_INDEX = -(2**63)  # MLIR's ShapedType::kDynamic marker inside static index lists
 

@@ -34,6 +34,7 @@ from frontend.ops.spec import (
     FIXED_VECTOR,
     INDEX,
     INT_OR_INDEX,
+    LOCAL,
     MASK,
     MASKABLE,
     OPTIONAL,
@@ -62,6 +63,7 @@ NEWLINE = EnumAttr("vector.punctuation", "newline")
 NO_FASTMATH = EnumAttr("arith.fastmath", "none")
 P = frozenset({PURE})
 PM = frozenset({PURE, MASKABLE})
+PL = frozenset({PURE, LOCAL})  # verified once per signature (frontend.verifier)
 
 
 def _same_as(name: str):
@@ -165,7 +167,7 @@ register(
         operands=(Operand("vector", VECTOR), Operand("dynamic_position", INDEX, VARIADIC)),
         results=(Result("result", ANY),),
         attrs=(Attr("static_position", I64_LIST),),
-        traits=P,
+        traits=PL,
         format="$vector `` custom<DynamicIndexList>($dynamic_position, $static_position) "
         "attr-dict `:` type($result) `from` type($vector)",
         infer=vs.extract,
@@ -178,7 +180,7 @@ register(
         operands=(Operand("vector", VECTOR),),
         results=(Result("result", VECTOR),),
         attrs=(Attr("offsets", I64_ARRAY), Attr("sizes", I64_ARRAY), Attr("strides", I64_ARRAY)),
-        traits=P,
+        traits=PL,
         format="$vector attr-dict `:` type($vector) `to` type($result)",
         infer=vs.extract_strided_slice,
         verify=vv.extract_strided_slice,
@@ -193,7 +195,7 @@ register(
             Operand("acc", vector_of(FLOAT_T)),
         ),
         results=(Result("result", vector_of(FLOAT_T)),),
-        traits=frozenset({PURE, ELEMENTWISE}),
+        traits=frozenset({PURE, ELEMENTWISE, LOCAL}),
         format="$lhs `,` $rhs `,` $acc attr-dict `:` type($lhs)",
         infer=_same_as("lhs"),
         verify=vv.all_same_type,
@@ -248,7 +250,7 @@ register(
         ),
         results=(Result("result", VECTOR),),
         attrs=(Attr("static_position", I64_LIST),),
-        traits=P,
+        traits=PL,
         format="$source `,` $dest custom<DynamicIndexList>($dynamic_position, $static_position) "
         "attr-dict `:` type($source) `into` type($dest)",
         infer=_same_as("dest"),
@@ -261,7 +263,7 @@ register(
         operands=(Operand("source", VECTOR), Operand("dest", VECTOR)),
         results=(Result("res", VECTOR),),
         attrs=(Attr("offsets", I64_ARRAY), Attr("strides", I64_ARRAY)),
-        traits=P,
+        traits=PL,
         format="$source `,` $dest attr-dict `:` type($source) `into` type($dest)",
         infer=_same_as("dest"),
         verify=vv.insert_strided_slice,
@@ -408,7 +410,7 @@ register(
         operands=(Operand("v1", FIXED_VECTOR), Operand("v2", FIXED_VECTOR)),
         results=(Result("vector", VECTOR),),
         attrs=(Attr("mask", I64_LIST, array_until=19),),
-        traits=P,
+        traits=PL,
         format="operands $mask attr-dict `:` type(operands)",
         infer=vs.shuffle,
         verify=vv.shuffle,
