@@ -719,22 +719,25 @@ def _optimize_windowed(
                 t0 = time.perf_counter()
                 before = {id(f): len(blocks[id(f)].ops) for f, _ in piece}
                 del encodings[i]
-                try:
-                    _decode_piece(piece, encoded, got.roots, memory, blocks, outer)
-                except MemoryError:
-                    if memory is None:
-                        raise
-                    raise MemoryExceeded(memory.limit, "decode", _where(piece)) from None
-                # verified now, while the other process works (terminators read their
-                # function: they wait for the whole module's verification)
-                new = [op for f, _ in piece for op in blocks[id(f)].ops[before[id(f)]:]
-                       if op.spec is None or not op.spec.has("terminator")]
+                # The collector paused from decoding to printing: the piece's ops are walked
+                # once, by ``settle`` (a young collection between the steps walked them too)
                 with gc_paused():
+                    try:
+                        _decode_piece(piece, encoded, got.roots, memory, blocks, outer)
+                    except MemoryError:
+                        if memory is None:
+                            raise
+                        raise MemoryExceeded(memory.limit, "decode", _where(piece)) from None
+                    # verified now, while the other process works (terminators read their
+                    # function: they wait for the whole module's verification)
+                    new = [op for f, _ in piece for op in blocks[id(f)].ops[before[id(f)]:]
+                           if op.spec is None or not op.spec.has("terminator")]
                     _verify(out, user, ops=new, symbols=symbols)
-                verified.update(map(id, new))
-                for f, w in piece:
-                    if w is not None:
-                        printed[id(blocks[id(f)])].add(blocks[id(f)].ops[before[id(f)]:])
+                    verified.update(map(id, new))
+                    for f, w in piece:
+                        if w is not None:
+                            printed[id(blocks[id(f)])].add(blocks[id(f)].ops[before[id(f)]:])
+                    del got, new
                 seconds["decode"] += time.perf_counter() - t0
                 settle()
     finally:
