@@ -27,6 +27,7 @@ import pickle
 import signal
 import struct
 import sys
+import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection, Pipe
 from typing import Any
@@ -100,6 +101,7 @@ class Ahead:
         self.ready: dict[int, tuple[bool, Any]] = {}  # job -> (from the child, result)
         self.delivered = 0  # results the child delivered
         self.lost = ""  # how the child ended when it ended without finishing ("" if not)
+        self.last = 0.0  # when (time.perf_counter) the child's last message came, 0 before
 
     @classmethod
     def start(cls, job: Callable[[int], Any], count: int) -> Ahead | None:
@@ -127,14 +129,14 @@ class Ahead:
         send.close()
         return cls(pid, recv, ends, lock, results)
 
-    def _take_back(self) -> int | None:
+    def _take_back(self, worth: Callable[[int], bool] | None = None) -> int | None:
         # (a child killed while it held the lock never gives it back: then take nothing, and
         # the pipe's end says the child is gone)
         if not self.lock.acquire(timeout=5):
             return None
         try:
             front, back = _ENDS.unpack_from(self.ends, 0)
-            if back <= front:
+            if back <= front or (worth is not None and not worth(back - front)):
                 return None
             _ENDS.pack_into(self.ends, 0, front, back - 1)
             return back - 1
@@ -154,16 +156,19 @@ class Ahead:
             if ended != "exit status 0" or front < back:
                 self.lost = ended or "ended"
             return True
+        self.last = time.perf_counter()
         value = pickle.loads(os.pread(self.results.fileno(), size, offset))
         self.ready[i] = (kind == "ok", value if kind == "ok" else _Raised(value))
         self.delivered += kind == "ok"
         return True
 
-    def get(self, i: int, here: Callable[[int], Any]) -> tuple[Any, bool]:
+    def get(self, i: int, here: Callable[[int], Any],
+            worth: Callable[[int], bool] | None = None) -> tuple[Any, bool]:  # fmt: skip
         """Job ``i``'s result and whether the child computed it (then as its ``job``
         returned it, through pickle; else ``here(i)``'s). Call for ``i = 0, 1, ...`` in
         order. While the child has not delivered ``i``, this process runs ``here(j)`` for
-        the last job left, ``j``, keeping its result for later; when none is left it waits.
+        the last job left, ``j``, keeping its result for later; when none is left, or
+        ``worth(jobs left)`` says taking one would not end the run sooner, it waits.
         A job the child never delivers (it ended) is run here; what the child raised is
         raised here, for the job it raised in."""
         while i not in self.ready:
@@ -171,7 +176,7 @@ class Ahead:
                 return here(i), False
             if self._receive(block=False):
                 continue
-            j = self._take_back()
+            j = self._take_back(worth)
             if j is not None:
                 try:
                     self.ready[j] = (False, here(j))

@@ -12,8 +12,9 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from eqsat.cost import CostModel, vv_cost
 from eqsat.decode import Decoder
@@ -693,6 +694,10 @@ def _optimize_windowed(
     symbols = symbol_table(module)  # the output's functions keep the input's names and types
     verified: set[int] = set()
     child_peak = 0
+    # seconds the second process took to extract its pieces and how many, seconds this one
+    # took to decode, verify and print its pieces and how many (``_worth``)
+    pace = [0.0, 0, 0.0, 0]
+    packed = False
     ahead = Ahead.start(extract_packed, len(pieces)) if budget.ahead and len(pieces) > 1 else None
     if ahead is not None and memory is not None:
         memory.peers[ahead.pid] = rss_of(ahead.pid)  # its size right after the fork: ours
@@ -707,10 +712,13 @@ def _optimize_windowed(
                 if ahead is None:
                     got = extract(i)
                 else:
-                    got, packed = ahead.get(i, extract)
+                    got, packed = ahead.get(i, extract, partial(_worth, pace, len(pieces) - i))
                     if packed:
                         got = replace(got, roots=unpack_terms(*got.roots))
                         child_peak = max(child_peak, got.peak)
+                if packed:
+                    pace[0] += sum(got.seconds)
+                    pace[1] += 1
                 total += got.total
                 reports.append(got.report)
                 for k, dt in zip(("encode", "saturate", "extract"), got.seconds):
@@ -739,6 +747,8 @@ def _optimize_windowed(
                             printed[id(blocks[id(f)])].add(blocks[id(f)].ops[before[id(f)]:])
                     del got, new
                 seconds["decode"] += time.perf_counter() - t0
+                pace[2] += time.perf_counter() - t0
+                pace[3] += 1
                 settle()
     finally:
         if ahead is not None:
@@ -759,20 +769,42 @@ def _optimize_windowed(
         total,
         cost_model=cost,
         windows=len(pieces),
-        ahead=_ahead_note(ahead, len(pieces), child_peak),
+        ahead=_ahead_note(ahead, len(pieces), child_peak, t4),
         printed=printed,
     )
 
 
-def _ahead_note(ahead: Ahead | None, pieces: int, peak: int) -> str:
+def _worth(pace: list[Any], undecoded: int, left: int) -> bool:
+    """Whether this process should extract one of the ``left`` pieces that no process has
+    taken yet, while ``undecoded`` pieces (this one's included) wait for its decoding
+    (``eqsat.ahead``). The run ends when this process has decoded the last piece. Left to
+    the second process, the pieces are extracted by ``left * E`` from now (E, D: the mean
+    seconds to extract and to decode a piece so far), and the last one decoded D later;
+    taking one, this process ends at ``E + undecoded * D`` at the earliest. So it takes one
+    only if ``(left - 1) * E > (undecoded - 1) * D``. Why: this process decodes every
+    piece, and took pieces whenever it waited for one; at 100,000 ops it took 7 of 25 while
+    the second process, out of pieces, idled for the last part of the run. Until both
+    paces are known, it takes one."""
+    extract_s, extracted, decode_s, decoded = pace
+    if not extracted or not decoded:
+        return True
+    return (left - 1) * extract_s / extracted > (undecoded - 1) * decode_s / decoded
+
+
+def _ahead_note(ahead: Ahead | None, pieces: int, peak: int, done: float) -> str:
     """What ``--stats`` says of the second process: "" without one. ``peak``: its peak
-    resident size (pages it still shares with this process counted in both)."""
+    resident size (pages it still shares with this process counted in both); ``done``:
+    when the last piece was decoded (``time.perf_counter``), to say how long before that
+    the second process delivered its last piece (after which it had nothing to do)."""
     if ahead is None:
         return ""
     note = f"{ahead.delivered} of {pieces} extracted in a second process"
     if peak:
         note += (f" (its peak resident size {peak / MiB:,.0f} MiB, pages shared with this one "
                  "included)")
+    if ahead.last:
+        note += (f"; its last piece came {done - ahead.last:.1f} s before this process had "
+                 "decoded every piece")
     return note + (f" (which ended early, {ahead.lost})" if ahead.lost else "")
 
 

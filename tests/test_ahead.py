@@ -13,7 +13,7 @@ import pytest
 from eqsat.ahead import Ahead, pack_terms, unpack_terms
 from eqsat.extract import Term
 from eqsat.memory import MemoryBudget, rss
-from eqsat.optimizer import Budget, optimize_module
+from eqsat.optimizer import Budget, _worth, optimize_module
 from eqsat.targets import load_target
 from experiments.lib.scaling_programs import straight_line
 from frontend import parse
@@ -125,6 +125,43 @@ def test_this_process_takes_jobs_from_the_back_while_it_waits() -> None:
     # process the rest from the back while the slow child works
     assert by_child == list(range(len(by_child))) and len(by_child) < 6
     assert ahead.delivered == len(by_child) and ahead.lost == ""
+
+
+@forks
+def test_this_process_takes_no_job_that_is_not_worth_it() -> None:
+    """``worth`` says no: this process waits for the slow child, which does every job."""
+    parent = os.getpid()
+    asked: list[int] = []
+
+    def job(i: int) -> int:
+        if os.getpid() != parent:
+            time.sleep(0.05)
+        return os.getpid()
+
+    def worth(left: int) -> bool:
+        asked.append(left)
+        return False
+
+    ahead = Ahead.start(job, 4)
+    assert ahead is not None
+    try:
+        got = [ahead.get(i, job, worth) for i in range(4)]
+    finally:
+        ahead.close()
+    assert all(child and pid != parent for pid, child in got)
+    assert asked and all(0 < left < 4 for left in asked)
+
+
+def test_a_piece_is_taken_only_when_the_second_process_would_still_be_at_work() -> None:
+    """``_worth``: with paces E (extract) and D (decode) known, take one of ``left`` pieces
+    while ``undecoded`` wait only if (left - 1) * E > (undecoded - 1) * D."""
+    # paces: 10 pieces extracted in 25 s (E = 2.5), 10 decoded in 18 s (D = 1.8)
+    pace = [25.0, 10, 18.0, 10]
+    assert _worth(pace, undecoded=20, left=18)  # 42.5 > 34.2: the child would still work
+    assert not _worth(pace, undecoded=20, left=14)  # 32.5 < 34.2: it ends first, let it
+    assert not _worth(pace, undecoded=3, left=1)  # the last one: the child ends first
+    assert _worth([0.0, 0, 0.0, 0], undecoded=25, left=24)  # no pace known yet: take one
+    assert _worth([25.0, 10, 0.0, 0], undecoded=25, left=1)
 
 
 @forks
