@@ -103,6 +103,26 @@ def mca_cycles(asm: list[str], target: Any) -> float | None:
     return float(m.group(1)) if m else None
 
 
+def repetitions_per_pass(module: Any, asm: list[str]) -> int:
+    """Repetitions of the kernel's loop (its outermost ``scf.for``) that one pass over its O3
+    assembly runs: the loop's step (eqsat's loop pass unrolls small bodies by 4) while the
+    assembly keeps a backward branch, all of them when LLVM unrolled the loop away, 1 without a
+    loop. ``mca_cycles`` of one pass over it divided by this is cycles per repetition, which
+    ranks programs unrolled differently like with like."""
+    from frontend.printer import print_module
+
+    text = print_module(module)
+    loop = re.search(r"scf\.for %\S+ = (%\S+) to (%\S+) step (%\S+)", text)
+    if loop is None:
+        return 1
+    consts = dict(re.findall(r"(%\S+) = arith\.constant (\d+) : index", text))
+    lb, ub, step = (int(consts.get(v, "0")) for v in loop.groups())
+    if step <= 0 or ub <= lb:
+        return 1
+    branches = any(re.match(r"^\s*j(?!mp\b)\w+\s+\.LBB", line) for line in asm)
+    return step if branches else ub - lb
+
+
 def alternatives(name: str, text: str, target: Any,
                  fp_contract: bool = False) -> dict[str, dict[str, Any]]:
     """eqsat's choice and its distinct forced alternatives: predicted cost, LLVM IR and O3
@@ -123,7 +143,8 @@ def alternatives(name: str, text: str, target: Any,
     own = eqsat_variant(module, target, emit="hwv", fp_contract=fp_contract)
     mine = assembly(own.ir, target, name)
     alts: dict[str, dict[str, Any]] = {"eqsat": {"cost": own.predicted_cost, "ir": own.ir,
-                                                 "asm": mine}}
+                                                 "asm": mine,
+                                                 "reps": repetitions_per_pass(own.module, mine)}}
     seen = {"\n".join(mine): "eqsat"}
     ours = [(kind, s) for kind in op_kinds(module) for s in own_strategies(kind)]
     for kind, strategy in forced_choices(module, False) + ours:
@@ -136,7 +157,8 @@ def alternatives(name: str, text: str, target: Any,
             continue
         label = f"eqsat-forced-{kind.split('.')[-1]}-{strategy}"
         seen[asm] = label
-        alts[label] = {"cost": v.predicted_cost, "ir": v.ir, "asm": lines}
+        alts[label] = {"cost": v.predicted_cost, "ir": v.ir, "asm": lines,
+                       "reps": repetitions_per_pass(v.module, lines)}
     return alts
 
 
@@ -159,6 +181,7 @@ def run_kernel(name: str, text: str, target: Any, space: str, repeats: int,
     for k, a in alts.items():
         a["ns"] = rows.get(k)
         a["mca"] = mca_cycles(a.pop("asm"), target)
+        a["mca_rep"] = a["mca"] / a["reps"] if a["mca"] else None
         del a["ir"]
     mlir = {k: v for k, v in rows.items() if k.startswith("mlir")}
     # Like with like: the rows whose outputs are the interpreter's bits (MLIR's rows may fuse a
@@ -200,9 +223,10 @@ def summarize(records: list[dict[str, Any]], held_only: bool = True) -> dict[str
                 ns = [a["ns"] for a in pts]
                 for noise, sfx in ((0.0, ""), (NOISE, "_ties")):
                     taus["tau" + sfx].append(group_tau([a["cost"] for a in pts], ns, noise))
-                    if all(a.get("mca") for a in pts):
-                        taus["mca_tau" + sfx].append(
-                            group_tau([a["mca"] for a in pts], ns, noise))
+                    for key in ("mca", "mca_rep"):
+                        if all(a.get(key) for a in pts):
+                            taus[key + "_tau" + sfx].append(
+                                group_tau([a[key] for a in pts], ns, noise))
         geo = geomean(regrets)
         means = {k: _mean([x for x in v if x is not None]) for k, v in taus.items()}
         out[t] = {
@@ -219,6 +243,9 @@ def summarize(records: list[dict[str, Any]], held_only: bool = True) -> dict[str
             # the same with measured times within NOISE of each other counted as ties
             "tau_ties_mean": means["tau_ties"],
             "mca_tau_ties_mean": means["mca_tau_ties"],
+            # llvm-mca per repetition of the kernel's loop (``repetitions_per_pass``)
+            "mca_rep_tau_mean": means["mca_rep_tau"],
+            "mca_rep_tau_ties_mean": means["mca_rep_tau_ties"],
             "exact_kernels": len(exact_regrets),
             "exact_geomean_regret": geomean(exact_regrets),
             "exact_worst_regret": max(exact_regrets) if exact_regrets else None,
@@ -235,7 +262,7 @@ def group_tau(predicted: list[float], ns: list[float], noise: float) -> float | 
     return kendall_tau(predicted, ns, noise)
 
 
-TAU_KEYS = ("tau", "mca_tau", "tau_ties", "mca_tau_ties")
+TAU_KEYS = ("tau", "mca_tau", "tau_ties", "mca_tau_ties", "mca_rep_tau", "mca_rep_tau_ties")
 
 
 def _mean(xs: list[float]) -> float | None:
@@ -278,8 +305,9 @@ def markdown(data: dict[str, Any]) -> str:
              "ties (noise), for both predictors.",
              "", "| target | kernels | geomean regret (goal <= 3%) | worst (goal <= 25%) | "
              "eqsat <= MLIR's best (goal 90%) | tau groups | tau model (goal >= 0.8) | "
-             "tau llvm-mca | tau model, ties | tau llvm-mca, ties |",
-             "|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+             "tau llvm-mca | tau model, ties | tau llvm-mca, ties | tau llvm-mca per repetition "
+             "(strict / ties) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     pct = lambda x: "-" if x is None else f"{x:.1%}"  # noqa: E731
     num = lambda x: "-" if x is None else f"{x:.2f}"  # noqa: E731
     for t, s in data["summary"].items():
@@ -288,7 +316,8 @@ def markdown(data: dict[str, Any]) -> str:
                      f"{pct(s['worst_regret'])} | {pct(share)} | {s['tau_groups']}"
                      f"{' (all splits)' if s.get('tau_split') == 'all' else ''} | "
                      f"{num(s['tau_mean'])} | {num(s['mca_tau_mean'])} | "
-                     f"{num(s.get('tau_ties_mean'))} | {num(s.get('mca_tau_ties_mean'))} |")  # fmt: skip
+                     f"{num(s.get('tau_ties_mean'))} | {num(s.get('mca_tau_ties_mean'))} | "
+                     f"{num(s.get('mca_rep_tau_mean'))} / {num(s.get('mca_rep_tau_ties_mean'))} |")  # fmt: skip
     if any(s.get("exact_kernels") for s in data["summary"].values()):
         lines += ["", "Like with like: the same figures against the bit-exact rows only (outputs "
                   "bit for bit the interpreter's, as eqsat's; MLIR rows that fuse a multiply-add "
@@ -343,6 +372,8 @@ def fill_mca(path: Path) -> int:
         for k, a in r["eqsat"].items():
             if k in alts:
                 a["mca"] = mca_cycles(alts[k]["asm"], target)
+                a["reps"] = alts[k]["reps"]
+                a["mca_rep"] = a["mca"] / a["reps"] if a["mca"] else None
     data["summary"] = summarize([r for r in data["records"] if "error" not in r])
     path.write_text(json.dumps(data, indent=1))
     path.with_suffix(".md").write_text(markdown(data))

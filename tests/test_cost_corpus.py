@@ -177,3 +177,18 @@ def test_a_predictor_that_prices_a_group_alike_scores_zero_there() -> None:
     ranked = _rec("ranked", 100.0, [(1, 100.0), (2, 200.0), (3, 300.0), (4, 400.0)], {}, True)
     s = summarize([flat, ranked])["avx2"]
     assert s["tau_groups"] == 2 and s["tau_mean"] == pytest.approx(0.5)
+
+
+def test_llvm_mca_per_repetition_divides_a_pass_by_the_repetitions_it_runs() -> None:
+    """One pass over a loop body unrolled by 4 runs 4 repetitions of the kernel; a body LLVM
+    unrolled away runs all 16; a function without a loop runs once."""
+    from experiments.cost_regret import repetitions_per_pass
+
+    text = dict(corpus())["transpose_8x8_f32"].replace("step %c1", "step %c4").replace(
+        "%c1 = arith.constant 1 : index", "%c4 = arith.constant 4 : index")
+    module = parse(text)
+    loop = ["\tvmovups\t(%rsi,%rcx), %ymm0", "\taddq\t$1024, %rcx", "\tjb\t.LBB0_1", "\tretq"]
+    assert repetitions_per_pass(module, loop) == 4
+    assert repetitions_per_pass(module, [loop[0], loop[3]]) == 16
+    flat = parse("func.func @f(%a: vector<4xf32>) -> vector<4xf32> {\n  return %a : vector<4xf32>\n}\n")
+    assert repetitions_per_pass(flat, loop) == 1
