@@ -186,14 +186,20 @@ def _slice_attributes(offsets: tuple[int, ...], sizes: tuple[int, ...]) -> dict[
 def slice_op(v: Value, offsets: tuple[int, ...], sizes: tuple[int, ...]) -> Operation:
     """``vector.extract_strided_slice`` of ``v`` at unit strides (what ``Emit.op`` builds, its
     attributes made once per offsets and sizes: tiling takes hundreds of thousands of such
-    slices)."""
+    slices). Its result type and attributes are looked up by the source type's identity
+    (hashing a type hashes its fields, in Python)."""
     t: VectorType = v.type  # type: ignore[assignment]
-    return new_op(
-        _slice_spec(),
-        [v],
-        [vector_type(sizes, t.element)],
-        dict(_slice_attributes(offsets, sizes)),
-    )
+    key = (id(t), offsets, sizes)
+    got = _SLICES.get(key)
+    if got is None or got[0] is not t:  # (an id reused by another type: made again)
+        if len(_SLICES) >= 4096:
+            _SLICES.clear()
+        got = _SLICES[key] = (t, vector_type(sizes, t.element), _slice_attributes(offsets, sizes))
+    return new_op(_slice_spec(), [v], [got[1]], dict(got[2]))
+
+
+# slice_op's memo: (id of the source type, offsets, sizes) -> (that type, result type, attrs)
+_SLICES: dict[tuple[Any, ...], tuple[Any, VectorType, dict[str, Any]]] = {}
 
 
 @lru_cache(maxsize=1)

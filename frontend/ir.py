@@ -234,7 +234,11 @@ def new_op(
     op.name = spec.name
     op.spec = spec
     op.operands = operands
-    op.results = [Value(t, op, i) for i, t in enumerate(result_types)]
+    op.results = (
+        [Value(result_types[0], op)]
+        if len(result_types) == 1
+        else [Value(t, op, i) for i, t in enumerate(result_types)]
+    )
     op.attributes = attributes
     op.regions = []
     op._loc = None
