@@ -133,7 +133,15 @@ def extract(op: Operation) -> None:
         raise fail(op, f"result type {got} does not match the extracted type {want}")
 
 
+def _result_is_dest(op: Operation) -> None:
+    """An insert's result has its destination's type (MLIR's AllTypesMatch<["dest",
+    "result"]>): text input gets it by inference, an op built in code must state it."""
+    if op.results[0].type != op.operand("dest").type:
+        raise fail(op, "failed to verify that all of {dest, result} have same type")
+
+
 def insert(op: Operation) -> None:
+    _result_is_dest(op)
     dst = _t(op, "dest")
     pos = _positions(op, dst)
     want = _sub_type(dst, len(pos))
@@ -177,6 +185,7 @@ def extract_strided_slice(op: Operation) -> None:
 
 
 def insert_strided_slice(op: Operation) -> None:
+    _result_is_dest(op)
     src, dst = _t(op, "source"), _t(op, "dest")
     offsets, strides = ints(op.attributes["offsets"]), ints(op.attributes["strides"])
     if src.element != dst.element:
@@ -217,6 +226,14 @@ def shuffle(op: Operation) -> None:
             raise fail(op, f"mask index #{m} out of range")
     if not ints(op.attributes["mask"]):
         raise fail(op, "invalid mask length")
+    # the result (MLIR's ShuffleOp::verify): rank, trailing dims, element and mask length
+    r = op.results[0].type
+    if not isinstance(r, VectorType) or r.rank != max(1, v1.rank):
+        raise fail(op, "rank mismatch")
+    if r.shape[1:] != v1.shape[1:] or r.element != v1.element:
+        raise fail(op, "dimension mismatch")
+    if r.shape[0] != len(ints(op.attributes["mask"])):
+        raise fail(op, "mask length mismatch")
 
 
 def from_elements(op: Operation) -> None:
