@@ -124,9 +124,8 @@ _QUIET = np.uint64(1 << 51)  # the quiet bit of a float64 NaN
 
 
 def _widen(x: np.ndarray) -> np.ndarray:
-    """x in float64 as an IEEE format conversion gives it: a signalling NaN arrives quiet (x86
-    quiets it converting f32 to f64, numpy's f16 conversion keeps the signalling bit: libm would
-    then see pow(1, sNaN) = NaN where the compiled code's fpext gives pow(1, qNaN) = 1)."""
+    """x in float64, every NaN quiet, as libm sees it in compiled code (an f16 or f32 value
+    widened by a conversion, which quiets, and every operand of pow/atan2 quieted)."""
     with np.errstate(all="ignore"):
         w = np.array(x, dtype=np.float64, copy=True, ndmin=1)
     bits = w.view(np.uint64)
@@ -135,35 +134,24 @@ def _widen(x: np.ndarray) -> np.ndarray:
     return w.reshape(np.shape(x))
 
 
-def _signalling(x: np.ndarray) -> np.ndarray:
-    """Which lanes of f32 or f64 storage hold a signalling NaN (NaN with the quiet bit clear)."""
-    ut, quiet = (np.uint64, 1 << 51) if x.dtype == np.float64 else (np.uint32, 1 << 22)
-    bits = np.asarray(x).view(ut)
-    return np.isnan(x) & ((bits & ut(quiet)) == 0)
-
-
 def _via_libm(name: str, arity: int = 1) -> Callable[..., Any]:
     """libm's scalar ``name`` of the element's precision, element-wise (rounded to the type
     afterwards by ``_fcompute``): the double function on f64 storage, the float one on the
     others, no host-dependent SIMD path.
 
-    NaN inputs: the compiled code passes f64, f32 and bf16 values to libm as they are, and
-    widens f16 with a conversion that quiets a signalling NaN. The unary functions return a
-    quiet NaN for any NaN; C's ``pow(1, y)`` and ``pow(x, 0)`` are 1 for a quiet NaN but NaN
-    for a signalling one, so signalling lanes of f64, f32 and bf16 give NaN here too (ctypes
-    would quiet them on the way in)."""
+    NaN inputs: libm sees every NaN quiet (``_widen``). The unary functions return a quiet NaN
+    for any NaN; C's ``pow(1, y)`` and ``pow(x, 0)`` are 1 for a quiet NaN but NaN for a
+    signalling one, and which NaN an earlier op returns (and whether quiet) is not specified
+    (LLVM's ``maximum`` of two NaNs keeps either; found by compiled fuzzing: a
+    ``vector.scan <maximumf>`` into ``powf``), so the compiled code quiets the operands of the
+    two-operand functions too (``eqsat.codegen.math``)."""
     double = np.frompyfunc(_scalar(name, arity), arity, 1)
     single = np.frompyfunc(_scalar(name, arity, single=True), arity, 1)
 
     def g(*xs: np.ndarray) -> np.ndarray:
         wide = xs[0].dtype == np.float64
         fn, dt = (double, np.float64) if wide else (single, np.float32)
-        r = np.asarray(fn(*(_widen(x) for x in xs)), dtype=dt)
-        if arity > 1 and xs[0].dtype in (np.float64, np.float32):  # f64, f32, bf16 storage
-            snan = np.logical_or.reduce([_signalling(x) for x in xs])
-            if np.any(snan):
-                r = np.where(snan, dt(np.nan), r)
-        return r
+        return np.asarray(fn(*(_widen(x) for x in xs)), dtype=dt)
 
     return g
 
