@@ -220,6 +220,25 @@ def make_op(
     return op
 
 
+def signature(op: Operation, spec: Any) -> tuple[Any, ...]:
+    """What an op of a ``LOCAL`` spec is verified and printed by, besides its operands' names:
+    the spec, its attribute names and objects, its operand count and the type objects of its
+    operands and results, by identity (equal-looking objects that print differently, ``0.0``
+    and ``-0.0``, are never taken for one another). A memo keyed by it holds
+    ``signature_objects`` too, so the identities stay theirs (``frontend.verifier``,
+    ``frontend.print_templates``)."""
+    attrs = op.attributes
+    operands = op.operands
+    return (id(spec), *attrs, *[id(a) for a in attrs.values()], len(operands),
+            *[id(v.type) for v in operands], *[id(v.type) for v in op.results])  # fmt: skip
+
+
+def signature_objects(op: Operation, spec: Any) -> tuple[Any, ...]:
+    """The objects ``signature(op, spec)`` names by identity (a memo keeps them alive)."""
+    return (spec, list(op.attributes.values()), [v.type for v in op.operands],
+            [v.type for v in op.results])  # fmt: skip
+
+
 def new_op(
     spec: Any,
     operands: list[Value],

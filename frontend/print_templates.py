@@ -8,10 +8,9 @@ their attributes and types again for each. Here the printer runs once per signat
 each operand named by a placeholder; the other ops of that signature get the text with their
 operands' names put in.
 
-A signature is the op's spec, its attribute names and attribute objects, its operand count
-and the type objects of its operands and results, by identity (so two equal-looking objects
-that print differently, ``0.0`` and ``-0.0``, never share a template; the memo holds the
-objects, so their identities stay theirs). Nothing else of an op reaches its compiled printer
+A signature is ``frontend.ir.signature``: the op's spec, attribute objects and operand and
+result types, by identity (so ``0.0`` and ``-0.0`` never share a template; the memo holds
+the objects, so their identities stay theirs). Nothing else of an op reaches its compiled printer
 but its operands' names (ops with regions are not templated; an op using one value twice
 makes no template, its text not telling which operand each name is). A template is kept only when,
 filled with the first op's names, it gives exactly what the compiled printer printed for that
@@ -24,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from frontend.ir import Operation
+from frontend.ir import Operation, signature, signature_objects
 
 # Placeholders: ``_MARK + str(i) + _MARK`` names operand ``i`` while a template is made.
 _MARK = "\x00"
@@ -52,10 +51,8 @@ class Templates:
     def text(self, pr: Any, op: Operation, spec: Any,
              render: Callable[[Any, Operation], str]) -> str:  # fmt: skip
         """``render(pr, op)``: the text of ``op`` after its results' names."""
-        attrs = op.attributes
         operands = op.operands
-        key = (id(spec), *attrs, *[id(a) for a in attrs.values()], len(operands),
-               *[id(v.type) for v in operands], *[id(v.type) for v in op.results])  # fmt: skip
+        key = signature(op, spec)
         tpl = self.memo.get(key, False)
         if tpl is False:
             return self._first(pr, op, spec, render, key)
@@ -99,7 +96,6 @@ class Templates:
             if fmt % tuple([names[i] for i in order]) != text:
                 tpl = None
         self.memo[key] = tpl
-        self.pins.append((spec, list(op.attributes.values()), [v.type for v in operands],
-                          [v.type for v in op.results]))  # fmt: skip
+        self.pins.append(signature_objects(op, spec))
         uses[0] += 1
         return text

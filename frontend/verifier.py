@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from frontend.errors import VerifyError
 from frontend.fastverify import CompiledChecks
-from frontend.ir import Module, Operation
+from frontend.ir import Module, Operation, signature, signature_objects
 from frontend.ops.common import fail
 from frontend.ops.spec import (
     LOCAL,
@@ -90,20 +90,14 @@ def verify_op(op: Operation) -> None:
     if spec is None:
         raise VerifyError(f"unknown operation '{op.name}'", op.loc)
     if LOCAL in spec.traits and not op.regions:
-        # Its rules read only its signature: the attributes and the types of its operands and
-        # results, by identity (equal-looking objects are not taken for one another; the memo
-        # holds them, so their identities stay theirs).
-        attrs = op.attributes
-        operands = op.operands
-        key = (id(spec), *attrs, *[id(a) for a in attrs.values()], len(operands),
-               *[id(v.type) for v in operands], *[id(v.type) for v in op.results])  # fmt: skip
+        # its rules read only its signature (``frontend.ir.signature``): verified once per one
+        key = signature(op, spec)
         if key in _PASSED:
             return
         _verify_op(op, spec)
         if len(_PASSED) >= _PASSED_MAX:
             _PASSED.clear()
-        _PASSED[key] = (spec, list(attrs.values()), [v.type for v in operands],
-                        [v.type for v in op.results])  # fmt: skip
+        _PASSED[key] = signature_objects(op, spec)
         return
     _verify_op(op, spec)
 
