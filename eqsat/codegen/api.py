@@ -133,11 +133,11 @@ class Function:
             # compiled code adds itself) the base pointer sits k elements before the array,
             # never dereferenced, so the view's first element is the array's, as the
             # interpreter has it.
-            k = offset or 0
-            d.allocated = d.aligned = x.ctypes.data - k * x.itemsize
+            static = offset or 0
+            d.allocated = d.aligned = x.ctypes.data - static * x.itemsize
             if self.program.checked:
                 checked.register(x.ctypes.data, *_extent(x), checked.ARGUMENT)
-            d.offset = k
+            d.offset = static
             for k in range(x.ndim):
                 d.sizes[k] = x.shape[k]
                 d.strides[k] = x.strides[k] // x.itemsize

@@ -159,7 +159,7 @@ def emit_function(m: ModuleEmitter, func: Operation) -> None:
         return
     size = m.vector_bits // 8
     copy = aligned_copy(m.module, fn, list(versioned.values()), size)
-    _emit_body(m, func, copy, rebase=lambda b, i, d: (
+    _emit_body(m, func, copy, restate=lambda b, i, d: (
         rebase(b, d, versioned[i], size) if i in versioned else d))  # fmt: skip
     _emit_body(m, func, fn, lambda b: dispatch(b, fn, copy, list(versioned.values()), size))
 
@@ -169,10 +169,10 @@ def _emit_body(
     func: Operation,
     fn: ir.Function,
     prologue: Callable[[ir.IRBuilder], None] | None = None,
-    rebase: Callable[[ir.IRBuilder, int, MemDesc], MemDesc] | None = None,
+    restate: Callable[[ir.IRBuilder, int, MemDesc], MemDesc] | None = None,
 ) -> None:
     """The body of func into fn (whose parameters are func's, in MLIR's ABI), after
-    ``prologue``; ``rebase`` may restate a memref argument's descriptor (given the position
+    ``prologue``; ``restate`` may restate a memref argument's descriptor (given the position
     of its aligned pointer among the parameters) for alignment versioning."""
     region = func.regions[0]
     em = FuncEmitter(m, func, fn)
@@ -193,7 +193,7 @@ def _emit_body(
             fields = [next(params) for _ in range(3 + 2 * r)]
             d = MemDesc(t, fields[0], fields[1], fields[2], fields[3 : 3 + r], fields[3 + r :])
             d = with_static(d)
-            args.append(d if rebase is None else rebase(em.b, fn.args.index(fields[1]), d))
+            args.append(d if restate is None else restate(em.b, fn.args.index(fields[1]), d))
         else:
             args.append(next(params))
     em.run_block(region.blocks[0], args)

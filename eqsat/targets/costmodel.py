@@ -232,9 +232,10 @@ class TargetCost:
 
     def shuffle_price(self, mask: tuple[int, ...], in_lanes: int, elem: str | None) -> float:
         """A shuffle of two ``in_lanes``-lane vectors by ``mask``, per output register: nothing
-        when it is a whole source register in order, else one shuffle, unless the target's shuffles stay within lanes (``shuffle_lane_bits``) and the
-        register's values cross them without moving whole lanes: then a lane permute of each
-        source register it reads and a blend (LLVM's X86 lowering: vpermpd/vpermps, vblendpd)."""
+        when it is a whole source register in order, else one shuffle, unless the target's
+        shuffles stay within lanes (``shuffle_lane_bits``) and the register's values cross
+        them without moving whole lanes: then a lane permute of each source register it reads
+        and a blend (LLVM's X86 lowering: vpermpd/vpermps, vblendpd)."""
         native = self.native(elem)
         per = self.per_register("vector.shuffle", elem)
         span = self.target.shuffle_lane_bits // BITS.get(elem or "", 32) if elem else 0

@@ -5,9 +5,10 @@ The schedule is the order the decoder emits the chosen term in (children before 
 ``eqsat.extract.postorder``). A value holds ``ceil(lanes / native lanes)`` registers from the
 op that makes it to its last use, except values LLVM makes again where they are used instead
 of keeping them (memory reads, constants, broadcasts, function arguments, and a gather
-transpose of such a value: it sinks or rematerializes them) and a value whose only use is the next op and is element-wise (both
-ops split into native registers and run register by register). When the live registers rise
-above the target's registers, each register pushed out costs a store and a reload.
+transpose of such a value: it sinks or rematerializes them) and a value whose only use is the
+next op and is element-wise (both ops split into native registers and run register by
+register). When the live registers rise above the target's registers, each register pushed
+out costs a store and a reload.
 """
 
 from __future__ import annotations
