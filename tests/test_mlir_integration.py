@@ -240,6 +240,70 @@ def test_corpus_extracted_at_a_revision_records_it(tmp_path: Path) -> None:
     assert not (tmp_path / "other").exists()
 
 
+def _release_tarball(path: Path, version_file: str | None) -> bytes:
+    """A tiny .tar.xz laid out like a release source tarball; its bytes."""
+    import io
+    import tarfile
+
+    from experiments.integration import corpus
+
+    top = "llvm-toolchain-22_22.1.2/"
+    files = {top + corpus.SUBDIR + "/a.mlir": "// RUN: true\n",
+             top + corpus.SUBDIR + "/X86/b.mlir": "// RUN: true\n",
+             top + "mlir/test/other.mlir": "not a vector test\n"}
+    if version_file is not None:
+        files[top + "cmake/Modules/LLVMVersion.cmake"] = version_file
+    with tarfile.open(path, "w:xz") as tar:
+        for name, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path.read_bytes()
+
+
+_VERSION = ("if(NOT DEFINED LLVM_VERSION_MAJOR)\n  set(LLVM_VERSION_MAJOR 22)\nendif()\n"
+            "  set(LLVM_VERSION_MINOR 1)\n  set(LLVM_VERSION_PATCH 2)\n")
+
+
+def test_corpus_from_a_release_tarball_records_its_tag_and_checksum(tmp_path: Path) -> None:
+    """A release tarball names its own revision (its version file, not its file name) and the
+    record carries the tarball's sha256."""
+    import hashlib
+
+    from experiments.integration import corpus
+
+    tarball = tmp_path / "llvm-toolchain-22_22.9.9.orig.tar.xz"
+    digest = hashlib.sha256(_release_tarball(tarball, _VERSION)).hexdigest()
+    dest = tmp_path / "cpu"
+    assert corpus.main([str(tarball), str(dest)]) == 0
+    assert (dest / "a.mlir").read_text() == "// RUN: true\n"
+    assert (dest / "X86" / "b.mlir").is_file() and not (dest / "other.mlir").exists()
+    assert corpus.revision(dest) == f"llvmorg-22.1.2 sha256:{digest} ({tarball.name})"
+
+
+def test_a_tarball_without_a_version_or_not_a_tarball_is_an_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from experiments.integration import corpus
+
+    no_version = tmp_path / "src.tar.xz"
+    _release_tarball(no_version, None)
+    assert corpus.main([str(no_version), str(tmp_path / "a")]) == 1
+    assert "not an llvm-project source tarball" in capsys.readouterr().err
+    partial = tmp_path / "partial.tar.xz"
+    _release_tarball(partial, "set(LLVM_VERSION_MAJOR 22)\n")
+    assert corpus.main([str(partial), str(tmp_path / "b")]) == 1
+    assert "names no full version" in capsys.readouterr().err
+    garbage = tmp_path / "garbage.tar.xz"
+    garbage.write_bytes(b"not a tarball at all")
+    assert corpus.main([str(garbage), str(tmp_path / "c")]) == 1
+    assert "not a readable tar archive" in capsys.readouterr().err
+    assert not any((tmp_path / d).exists() for d in "abc")
+    with pytest.raises(SystemExit) as e:
+        corpus.main([str(garbage), str(tmp_path / "d"), "--rev", "llvmorg-22.1.8"])
+    assert e.value.code == 2 and "--rev is for a checkout" in capsys.readouterr().err
+
+
 def test_results_quote_the_corpus_revision(tmp_path: Path) -> None:
     """The results name the files' llvm-project revision (or say it is not recorded)."""
     from experiments.integration import corpus
