@@ -1,6 +1,7 @@
 """Differential fuzzing: random programs, every stage of the pipeline, every output compared.
 
     python experiments/fuzz.py --n 1000 --seed 0 [--quick] [--batch 25] [--save-dir DIR]
+                               [--report FILE] [--state FILE] [--max-seconds S]
 
 Each program of ``eqsat.fuzzgen.programs()`` is printed and parsed back (the same text),
 interpreted on inputs that include special values (``eqsat.special_values``), optimized
@@ -37,7 +38,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -596,16 +597,36 @@ def main(argv: list[str] | None = None) -> int:
                     "many programs were checked)")
     ap.add_argument("--report", type=Path, default=None,
                     help="write the coverage report (markdown, with provenance) here")
+    ap.add_argument("--state", type=Path, default=None,
+                    help="a campaign state file: go on where the last run with it stopped "
+                    "(same programs, same commit; experiments/lib/fuzz_campaign.py)")
     args = ap.parse_args(argv)
     n = min(args.n, 40) if args.quick else args.n
     chosen = variants("quick" if args.quick else "all")
     start = time.perf_counter()
+    campaign = None
+    if args.state is not None:
+        from experiments.lib.fuzz_campaign import CampaignError, start_or_resume
+        from experiments.sweeplib.provenance import git_commit
+
+        git = git_commit()
+        settings = {"seed": args.seed, "n": n, "batch": args.batch, "max_ops": args.max_ops,
+                    "quick": args.quick}
+        try:
+            campaign = start_or_resume(args.state, settings, git["commit"], bool(git["dirty"]))
+        except CampaignError as e:
+            print(f"fuzz: error: {e}", file=sys.stderr)
+            return 2
     print(f"variants: {', '.join(v.name for v in chosen)}", file=sys.stderr)
-    findings: list[Finding] = []
-    tally = Tally()
-    done = 0
+    findings = [Finding(**f) for f in campaign.findings] if campaign else []
+    tally = campaign.tally if campaign else Tally()
+    done = campaign.done if campaign else 0
+    before = campaign.seconds if campaign else 0.0  # earlier runs of the campaign
+    if done:
+        print(f"resuming {args.state}: {done} programs checked in {before:.0f} s before",
+              file=sys.stderr)
     items = list(generate(n, args.seed, args.max_ops))
-    for at in range(0, len(items), args.batch):
+    for at in range(done, len(items), args.batch):
         if args.max_seconds is not None and time.perf_counter() - start > args.max_seconds:
             print(f"stopped after {done} of {len(items)} programs: --max-seconds "
                   f"{args.max_seconds:g} reached", file=sys.stderr)
@@ -617,8 +638,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.verbose:
             print(f"  {done} programs, {len(findings)} findings, "
                   f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+        seconds = before + time.perf_counter() - start
+        if campaign is not None:
+            campaign.done, campaign.seconds = done, seconds
+            campaign.findings = [asdict(f) for f in findings]
+            campaign.save(args.state)
         if args.report is not None:  # kept current: a long campaign can be read as it runs
-            _write_report(args.report, tally, done, findings, start, argv)
+            _write_report(args.report, tally, done, findings, seconds, argv)
     mismatches = sum(f.kind == "mismatch" for f in findings)
     crashes = sum(f.kind == "crash" for f in findings)
     for f in findings:
@@ -633,15 +659,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f.text)
     for line in tally.exclusion_lines():
         print(f"excluded: {line}")
+    seconds = before + time.perf_counter() - start
     print(f"{done} programs, {mismatches} mismatches, {crashes} crashes "
-          f"({time.perf_counter() - start:.0f} s, seed {args.seed})")
+          f"({seconds:.0f} s, seed {args.seed})")
+    if campaign is not None:
+        print(f"campaign {args.state}: {done} of {len(items)} programs"
+              + (", complete" if done >= len(items) else f"; run again to go on"))
     if args.report is not None:
-        _write_report(args.report, tally, done, findings, start, argv)
+        _write_report(args.report, tally, done, findings, seconds, argv)
         print(f"coverage report: {args.report}")
     return 1 if findings else 0
 
 
-def _write_report(path: Path, tally: Tally, done: int, findings: list[Finding], start: float,
+def _write_report(path: Path, tally: Tally, done: int, findings: list[Finding], seconds: float,
                   argv: list[str] | None) -> None:
     from experiments.lib.provenance import markdown_header, record
 
@@ -650,7 +680,7 @@ def _write_report(path: Path, tally: Tally, done: int, findings: list[Finding], 
     prov = record(["experiments/fuzz.py", *(sys.argv[1:] if argv is None else argv)])
     head = ["# Fuzz campaign: coverage and findings", "", markdown_header(prov),
             f"**{done} programs checked, {mismatches} mismatches, {crashes} crashes, "
-            f"{time.perf_counter() - start:.0f} s** (a shared, loaded 2-core machine)", "",
+            f"{seconds:.0f} s** (a shared, loaded 2-core machine)", "",
             "Stages: " + ", ".join(v.name for v in variants()) + f", and {FORCED}<strategies>"
             " (one strategy of each family of eqsat.strategies forced per batch, each "
             "family's in turn)", "",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import re
 from pathlib import Path
 
@@ -257,3 +258,58 @@ def test_fp_contract_stages_compare_with_the_fused_reference() -> None:
     unfused_reference = [dataclasses.replace(v, fp_contract=False) for v in chosen]
     found = fuzz.check_program(text, 3, unfused_reference)
     assert {f.stage for f in found} == set(names), found
+
+
+def test_a_campaign_resumes_where_it_stopped_and_refuses_other_code(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A run killed mid-campaign leaves a state from which the next run checks exactly the
+    programs not yet checked, keeping the findings and the tally; other code or other
+    programs are refused."""
+    from experiments.sweeplib import provenance
+
+    programs = [(f"program {i}", i) for i in range(10)]
+    checked: list[str] = []
+    runs = {"left": 2}  # batches the first run gets through before it is killed
+
+    def fake_check(batch, chosen, tally=None):  # noqa: ANN001, ANN202
+        if runs["left"] == 0:
+            raise KeyboardInterrupt
+        runs["left"] -= 1
+        checked.extend(t for t, _ in batch)
+        tally.programs += len(batch)
+        tally.compared["opt"] += len(batch)
+        return [fuzz.Finding("mismatch", "opt", "x", t, s) for t, s in batch if s == 1]
+
+    monkeypatch.setattr(fuzz, "generate", lambda n, seed, max_ops: iter(programs[:n]))
+    monkeypatch.setattr(fuzz, "check_batch", fake_check)
+    monkeypatch.setattr(provenance, "git_commit", lambda: {"commit": "c0ffee" * 6 + "ab",
+                                                           "dirty": False})
+    state = tmp_path / "campaign.json"
+    args = ["--n", "10", "--batch", "3", "--seed", "7", "--state", str(state), "--no-shrink"]
+    with pytest.raises(KeyboardInterrupt):
+        fuzz.main(args)
+    assert checked == [t for t, _ in programs[:6]]
+    runs["left"] = 99
+    assert fuzz.main(args) == 1  # the first run's finding is still a finding
+    assert checked == [t for t, _ in programs]  # each program once, in order
+    out = capsys.readouterr().out
+    assert "10 programs, 1 mismatches" in out and "10 of 10 programs, complete" in out
+    saved = json.loads(state.read_text())
+    assert saved["done"] == 10 and saved["tally"]["compared"] == {"opt": 10}
+
+    monkeypatch.setattr(provenance, "git_commit", lambda: {"commit": "beef" * 10,
+                                                           "dirty": False})
+    assert fuzz.main(args) == 2
+    assert "checks commit c0ffeec0ffee, this checkout is beefbeefbeef" in capsys.readouterr().err
+    monkeypatch.setattr(provenance, "git_commit", lambda: {"commit": "c0ffee" * 6 + "ab",
+                                                           "dirty": True})
+    assert fuzz.main(args) == 2
+    assert "has uncommitted changes" in capsys.readouterr().err
+    monkeypatch.setattr(provenance, "git_commit", lambda: {"commit": "c0ffee" * 6 + "ab",
+                                                           "dirty": False})
+    assert fuzz.main([*args[:-3], "--seed", "8", "--state", str(state), "--no-shrink"]) == 2
+    assert "--seed 7 (now 8)" in capsys.readouterr().err
+    state.write_text("{not json")
+    assert fuzz.main(args) == 2
+    assert "not a fuzz campaign state file" in capsys.readouterr().err

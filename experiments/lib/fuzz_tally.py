@@ -244,6 +244,22 @@ class Tally:
         for s in lowerings:
             self.lowerings.update(s)
 
+    def to_json(self) -> dict[str, Any]:
+        """The tally as plain JSON values (a campaign's state file keeps it between runs)."""
+        return {"programs": self.programs, "strategies": dict(self.strategies),
+                "lowerings": dict(self.lowerings),
+                "excluded": {k: dict(v) for k, v in self.excluded.items()},
+                "compared": dict(self.compared), "seconds": dict(self.seconds)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Tally:
+        tally = cls(programs=int(data["programs"]), strategies=Counter(data["strategies"]),
+                    lowerings=Counter(data["lowerings"]), compared=Counter(data["compared"]),
+                    seconds=Counter(data["seconds"]))
+        for stage, reasons in data["excluded"].items():
+            tally.excluded[stage].update(reasons)
+        return tally
+
     def exclude(self, stage: str, reasons: list[str]) -> None:
         for r in reasons:
             self.excluded[stage][r] += 1
