@@ -16,7 +16,7 @@ from llvmlite import ir
 
 from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.gather import arange, gather, result_chunks, size
-from eqsat.codegen.types import I1, I32, I64, CodegenError, bit_width, vector_of
+from eqsat.codegen.types import I1, I32, I64, PTR, CodegenError, bit_width, vector_of
 from frontend import semantics as S
 from frontend.ir import Operation
 from frontend.ops.common import ints
@@ -237,14 +237,38 @@ def vscale(em: FuncEmitter, op: Operation) -> Any:
 
 
 def bitcast(em: FuncEmitter, op: Operation) -> Any:
+    """Row by row; a row whose element widths do not divide one another goes through
+    memory (``bitcast_through_memory``)."""
     rt = _rt(op)
     et = em.ty(rt.element)
-    return em.map_chunks(
-        op,
-        lambda a: em.b.bitcast(
-            a, ir.VectorType(et, a.type.count * bit_width(a.type.element) // bit_width(et))
-        ),
-    )
+    to_bits = bit_width(et)
+
+    def row(a: ir.Value) -> ir.Value:
+        from_bits = bit_width(a.type.element)
+        to = ir.VectorType(et, a.type.count * from_bits // to_bits)
+        if from_bits % to_bits == 0 or to_bits % from_bits == 0:
+            return em.b.bitcast(a, to)
+        return bitcast_through_memory(em, a, to)
+
+    return em.map_chunks(op, row)
+
+
+def bitcast_through_memory(em: FuncEmitter, a: ir.Value, to: ir.VectorType) -> ir.Value:
+    """``a`` read back as ``to`` after a volatile copy on the stack, for widths neither of
+    which divides the other (``vector<2xi24>`` to ``vector<3xi16>``, ``vector<5xi8>`` to
+    ``vector<8xi5>``). LLVM 22 folds such a bitcast of a constant wrongly: the bits of
+    ``vector<16xi5>`` to ``vector<10xi8>`` come out unpacked, and widening ones fail an
+    assertion. Any bitcast chain in their place is merged back into the one bitcast, and
+    integer packing trips other folds, so the copy is volatile: nothing folds across it.
+    Vectors of any element width lie bit-packed in memory, so the store and the load give
+    the bitcast's bits; tests/test_codegen_bitcast.py checks them against the interpreter."""
+    count = (a.type.count * bit_width(a.type.element) + 7) // 8
+    src, dst = em.alloca(a.type), em.alloca(to)
+    em.b.store(a, src)
+    src.type = dst.type = PTR  # opaque, as llvm.memcpy's declaration has them
+    em.intrinsic("memcpy", [dst, src, I64(count), I1(1)], over=[PTR, PTR, I64],
+                 ret=ir.VoidType())  # fmt: skip
+    return em.b.load(dst, typ=to)
 
 
 def fma(em: FuncEmitter, op: Operation) -> Any:
