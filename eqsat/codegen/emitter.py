@@ -128,6 +128,9 @@ class FuncEmitter:
         # one row of a big vector would otherwise extract all of them again (compile time).
         self._rows: dict[tuple[int, int], tuple[ir.Value, list[ir.Value]]] = {}
         self._users: dict[Value, list[Operation]] | None = None
+        # per piece, the zero-sign witness of a min/max chain's inner op, until the next op
+        # of the chain takes it (eqsat.codegen.min_max_chain)
+        self.zero_witnesses: dict[Value, list[ZeroWitness]] = {}
 
     def users(self, v: Value) -> list[Operation]:
         """The ops of this function that use ``v`` (once per use), in any region."""
@@ -256,49 +259,10 @@ class FuncEmitter:
 
     def fix_zero_sign(self, name: str, r: ir.Value, items: Sequence[ir.Value]) -> ir.Value:
         """``r``, the minimum or maximum (``name``: ``minnum``/``maxnum``) of ``items`` folded
-        with bare ``llvm.minnum``/``maxnum``, with the interpreter's zero: the maximum is +0 if
-        any item is +0 (else -0), the minimum -0 if any item is -0. Every other value (NaNs
-        included) is the same whatever the order or the zero LLVM picks, so only a zero result
-        is replaced: for 16- or 32-bit lanes a min per item (+0 is the least word unsigned, -0
-        the least signed: a zero maximum is +0 iff the unsigned min is +0's word, a zero
-        minimum -0 iff the signed min is -0's; x86-64-v2's 16x64 maximum over rows 159 -> 126
-        ns, avx2's 77 -> 65, in one A/B), for 64-bit lanes a compare and an or per item;
-        one select at the end, where
-        ``min_max_num``'s compare, and and select per step made a third of a wide max tree's
-        instructions (softmax's row maximum; README, "Real programs"). No branch around it:
-        measured, a branch taken only for a zero saved 1.3% on softmax but cost 1.5x on a
-        16x64 maximum over rows on x86-64-v2 (its conditions, loop-invariant there, kept 16
-        branches in a loop LLVM otherwise folds away). ``r`` is a scalar whose items are the
-        lanes of every vector of ``items``, or a vector whose lane i folds lane i of each of
-        ``items``."""
-        t = r.type
-        vector = isinstance(t, ir.VectorType)
-        lane = t.element if vector else t
-        w = bit_width(lane)
-        it: ir.Type = ir.IntType(w)
-        zero = self.b.fcmp_ordered("oeq", r, self.like(r, 0.0))
-        want = 0 if name == "maxnum" else 1 << (w - 1)  # the zero that wins: +0 max, -0 min
-        hit = None
-        if w < 64:  # one min per item: +0 is the least word unsigned, -0 the least signed
-            least = "umin" if want == 0 else "smin"
-            low = None
-            for x in items:
-                xt = ir.VectorType(it, x.type.count) if isinstance(x.type, ir.VectorType) else it
-                xb = self.b.bitcast(x, xt)
-                if not vector and isinstance(xt, ir.VectorType):
-                    xb = self.intrinsic(f"vector.reduce.{least}", [xb], ret=it)
-                low = xb if low is None else self.intrinsic(least, [low, xb])
-            hit = self.b.icmp_unsigned("==", low, self.const(low.type, want))
-        for x in items if hit is None else ():
-            xt = ir.VectorType(it, x.type.count) if isinstance(x.type, ir.VectorType) else it
-            eq = self.b.icmp_unsigned("==", self.b.bitcast(x, xt), self.const(xt, want))
-            if not vector and isinstance(xt, ir.VectorType):
-                eq = self.intrinsic("vector.reduce.or", [eq], ret=ir.IntType(1))
-            hit = eq if hit is None else self.b.or_(hit, eq)
-        ti = ir.VectorType(it, t.count) if vector else it
-        won = self.b.bitcast(self.const(ti, want), t)
-        lost = self.b.bitcast(self.const(ti, want ^ (1 << (w - 1))), t)
-        return self.b.select(zero, self.b.select(hit, won, lost), r)
+        with bare ``llvm.minnum``/``maxnum``, with the interpreter's zero
+        (``ZeroWitness``). A fold that makes its items one by one calls ``ZeroWitness.add``
+        beside each step instead, while the item is in a register."""
+        return ZeroWitness(self, name, r.type).settle(r, items)
 
     def fma(self, a: ir.Value, b: ir.Value, c: ir.Value) -> ir.Value:
         """a * b + c rounded once: ``llvm.fma``, or in vector registers where that would be a
@@ -346,3 +310,74 @@ __all__ = [
     "I1",
     "I64",
 ]
+
+
+class ZeroWitness:
+    """Which zero a minimum or maximum folded with bare ``llvm.minnum``/``maxnum`` must return:
+    the maximum is +0 if any item is +0 (else -0), the minimum -0 if any item is -0. Every
+    other value (NaNs included) is the same whatever the order or the zero LLVM picks, so only
+    a zero result is replaced (``settle``). ``add`` folds one item into the witness: for 16- or
+    32-bit lanes a min (+0 is the least word unsigned, -0 the least signed: a zero maximum is
+    +0 iff the unsigned min is +0's word, a zero minimum -0 iff the signed min is -0's;
+    x86-64-v2's 16x64 maximum over rows 159 -> 126 ns, avx2's 77 -> 65, in one A/B), for 64-bit
+    lanes a compare and an or. One select at the end, where ``FuncEmitter.min_max_num``'s
+    compare, and and select per step made a third of a wide max tree's instructions (softmax's
+    row maximum; README, "Real programs"). No branch around it: measured, a branch taken only
+    for a zero saved 1.3% on softmax but cost 1.5x on a 16x64 maximum over rows on x86-64-v2
+    (its conditions, loop-invariant there, kept 16 branches in a loop LLVM otherwise folds
+    away). A chain adds each item right after the step that uses it: a witness built after
+    the whole chain kept every item live to its end (x86-64-v2's 16x64 f32 maximum over
+    columns, chain after chain: 179 stack references in its O3 loop, 28 after, 0.90-0.96x the
+    time; ``experiments/results/ab_rmax_interleave_x86-64-v2.md``). The result ``r`` is a
+    scalar whose items are the lanes of every vector added, or a vector whose lane i folds
+    lane i of each."""
+
+    def __init__(self, em: FuncEmitter, name: str, t: ir.Type) -> None:
+        self.em, self.t = em, t
+        self.vector = isinstance(t, ir.VectorType)
+        self.w = bit_width(t.element if self.vector else t)
+        self.want = 0 if name == "maxnum" else 1 << (self.w - 1)  # the zero that wins
+        self.least = "umin" if self.want == 0 else "smin"
+        self.acc: ir.Value | None = None  # the running min (w < 64) or any-hit (w == 64)
+
+    def add(self, x: ir.Value) -> None:
+        em, it = self.em, ir.IntType(self.w)
+        xt = ir.VectorType(it, x.type.count) if isinstance(x.type, ir.VectorType) else it
+        xb = em.b.bitcast(x, xt)
+        lanes = not self.vector and isinstance(xt, ir.VectorType)  # a vector into a scalar
+        if self.w < 64:
+            if lanes:
+                xb = em.intrinsic(f"vector.reduce.{self.least}", [xb], ret=it)
+            self.acc = xb if self.acc is None else em.intrinsic(self.least, [self.acc, xb])
+            return
+        eq = em.b.icmp_unsigned("==", xb, em.const(xt, self.want))
+        if lanes:
+            eq = em.intrinsic("vector.reduce.or", [eq], ret=I1)
+        self.acc = eq if self.acc is None else em.b.or_(self.acc, eq)
+
+    def merge(self, other: ZeroWitness) -> ZeroWitness:
+        """This witness with ``other``'s items added (two sub-chains that meet)."""
+        if self.acc is None or other.acc is None:
+            self.acc = self.acc if other.acc is None else other.acc
+        elif self.w < 64:
+            self.acc = self.em.intrinsic(self.least, [self.acc, other.acc])
+        else:
+            self.acc = self.em.b.or_(self.acc, other.acc)
+        return self
+
+    def settle(self, r: ir.Value, more: Sequence[ir.Value] = ()) -> ir.Value:
+        """``r`` with a zero replaced by the zero the items say: those added so far and
+        ``more``."""
+        em, t, w = self.em, self.t, self.w
+        zero = em.b.fcmp_ordered("oeq", r, em.like(r, 0.0))
+        for x in more:
+            self.add(x)
+        if self.acc is None:
+            raise CodegenError("a zero-sign witness settled without items")
+        hit = self.acc
+        if w < 64:
+            hit = em.b.icmp_unsigned("==", hit, em.const(hit.type, self.want))
+        ti = ir.VectorType(ir.IntType(w), t.count) if self.vector else ir.IntType(w)
+        won = em.b.bitcast(em.const(ti, self.want), t)
+        lost = em.b.bitcast(em.const(ti, self.want ^ (1 << (w - 1))), t)
+        return em.b.select(zero, em.b.select(hit, won, lost), r)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from llvmlite import ir
 
-from eqsat.codegen.emitter import FuncEmitter
+from eqsat.codegen.emitter import FuncEmitter, ZeroWitness
 from eqsat.codegen.gather import Sources, arange, result_chunks, size, zip_map
 from eqsat.codegen.types import I32, CodegenError, bit_width, shuffle_mask, vector_of
 from frontend import semantics as S
@@ -54,7 +54,7 @@ def combine(
     """a <kind> b on scalars or 1-D vectors (the semantics of frontend.semantics.combine).
     ``zero_sign=False``: minnumf/maxnumf as LLVM's bare minnum/maxnum, whose result for
     zeros of opposite signs is either; a fold of such steps gets its zeros' signs right once,
-    at its end (``FuncEmitter.fix_zero_sign``)."""
+    at its end (``eqsat.codegen.emitter.ZeroWitness``)."""
     if is_float:
         if kind in _FLOAT:
             return getattr(em.b, _FLOAT[kind])(a, b)
@@ -120,7 +120,15 @@ def fold(
     pieces = []
     for c in result_chunks(em, rt):
         acc = start(c)
-        folded = [acc]
+        witness = ZeroWitness(em, _FLOAT_INTR[kind], acc.type) if late_zero and steps else None
+        # a piece of several lanes adds each item beside its step; a fold of one lane (a
+        # vector.reduction's lanes, one by one) after the fold, in general-purpose registers:
+        # beside it, avx2's 16x64 maximum over rows (reduce_maxnumf_16x64_d1_f32) ran 1.5x
+        # slower in one A/B
+        one_lane = not isinstance(acc.type, ir.VectorType) or acc.type.count == 1
+        later = [acc] if witness is not None and one_lane else []
+        if witness is not None and not later:
+            witness.add(acc)
         if per_element:  # acc_p <kind> reduce(items of p): llvm.vector.reduce.* per element
             outs = []
             for lane, p in enumerate(c):
@@ -131,16 +139,20 @@ def fold(
             continue
         for k in range(steps):
             chunks = [s.chunk(em, idx[c, k]) for s, idx in flat_ops]
-            if late_zero:
-                folded.append(item(*chunks))
-                acc = combine(em, kind, acc, folded[-1], is_float, zero_sign=False)
+            if witness is not None:  # the step, then the item into the witness while live
+                x = item(*chunks)
+                acc = combine(em, kind, acc, x, is_float, zero_sign=False)
+                if later:
+                    later.append(x)
+                else:
+                    witness.add(x)
                 continue
             new = step(acc, *chunks) if step else combine(em, kind, acc, item(*chunks), is_float)
             if flat_mask is not None:
                 new = em.b.select(flat_mask[0].chunk(em, flat_mask[1][c, k]), new, acc)
             acc = new
-        if late_zero and steps:
-            acc = em.fix_zero_sign(_FLOAT_INTR[kind], acc, folded)
+        if witness is not None:
+            acc = witness.settle(acc, later)
         pieces.append(acc)
     if not isinstance(rt, VectorType):
         return em.b.extract_element(pieces[0], I32(0))
