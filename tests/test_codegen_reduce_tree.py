@@ -154,18 +154,37 @@ def _chain(op: str, e: str, n: int = 4) -> str:
             + f"\n  return {acc} : vector<8x{e}>\n}}\n")  # fmt: skip
 
 
-def test_a_chain_of_max_ops_fixes_the_zeros_sign_once() -> None:
+def _tree(op: str, e: str) -> str:
+    """max(max(a0, a1), max(a2, a3)) then with a4: two sub-chains that meet (their zero-sign
+    witnesses merged, eqsat.codegen.emitter.ZeroWitness.merge), then one more step."""
+    args = ", ".join(f"%a{i}: vector<8x{e}>" for i in range(5))
+    return (f"func.func @f({args}) -> vector<8x{e}> {{\n"
+            f"  %l = {op} %a0, %a1 : vector<8x{e}>\n  %r = {op} %a2, %a3 : vector<8x{e}>\n"
+            f"  %m = {op} %l, %r : vector<8x{e}>\n  %t = {op} %m, %a4 : vector<8x{e}>\n"
+            f"  return %t : vector<8x{e}>\n}}\n")  # fmt: skip
+
+
+# (program of op and element type, its arguments, its min/max ops)
+SHAPES = {"chain": (_chain, 4, 3), "tree": (_tree, 5, 4)}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_chain_of_max_ops_fixes_the_zeros_sign_once(shape: str) -> None:
     """``eqsat.codegen.min_max_chain``: the ops inside a chain (each result used only by the
-    next) are bare maxnum; the last fixes the zero from the chain's four operands."""
-    body = emit_llvm_ir(_chain("arith.maxnumf", "f32"), "avx2").split("define ", 2)[1]
-    assert len(re.findall(r'call .*@"llvm\.maxnum\.', body)) == 3 and body.count("fcmp oeq") == 1
+    next) are bare maxnum; the last fixes the zero from the chain's operands."""
+    make, _, steps = SHAPES[shape]
+    body = emit_llvm_ir(make("arith.maxnumf", "f32"), "avx2").split("define ", 2)[1]
+    assert len(re.findall(r'call .*@"llvm\.maxnum\.', body)) == steps
+    assert body.count("fcmp oeq") == 1
 
 
 @pytest.mark.skipif(not TARGETS, reason="this host runs none of the x86 targets")
+@pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("op", ["arith.maxnumf", "arith.minnumf"])
 @pytest.mark.parametrize("e", ["f32", "f64", "f16"])
-def test_min_max_num_chains_keep_the_interpreters_zero(op: str, e: str) -> None:
-    _same_bits_on_special_values(_chain(op, e), e, ((8,),) * 4, seed=11)
+def test_min_max_num_chains_keep_the_interpreters_zero(shape: str, op: str, e: str) -> None:
+    make, n, _ = SHAPES[shape]
+    _same_bits_on_special_values(make(op, e), e, ((8,),) * n, seed=11)
 
 
 def test_a_chain_longer_than_the_recursion_limit_compiles() -> None:

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from eqsat.codegen.api import emit_assembly, emit_llvm_ir
-from tests.test_codegen_reduce_tree import TARGETS, _same_bits_on_special_values
 
 STEP = re.compile(r'call .*@"llvm\.(maxnum|umin|minnum|smin)\.')
 
@@ -58,24 +55,3 @@ def test_column_chains_of_a_maximum_do_not_spill_on_sse() -> None:
     asm = emit_assembly(_columns(2, 16), "x86-64-v2")
     assert asm.count("maxps") and asm.count("pminud")
     assert re.findall(r"mov[au]p[sd]\s+%xmm\d+, -?\d*\(%rsp\)", asm) == []
-
-
-def _tree(op: str, e: str) -> str:
-    """max(max(a0, a1), max(a2, a3)) then with a4: two sub-chains that meet, then one more."""
-    args = ", ".join(f"%a{i}: vector<8x{e}>" for i in range(5))
-    return (f"func.func @f({args}) -> vector<8x{e}> {{\n"
-            f"  %l = {op} %a0, %a1 : vector<8x{e}>\n  %r = {op} %a2, %a3 : vector<8x{e}>\n"
-            f"  %m = {op} %l, %r : vector<8x{e}>\n  %t = {op} %m, %a4 : vector<8x{e}>\n"
-            f"  return %t : vector<8x{e}>\n}}\n")  # fmt: skip
-
-
-def test_sub_chains_that_meet_share_one_fix() -> None:
-    body = emit_llvm_ir(_tree("arith.maxnumf", "f32"), "avx2").split("define ", 2)[1]
-    assert len(re.findall(r'call .*@"llvm\.maxnum\.', body)) == 4 and body.count("fcmp oeq") == 1
-
-
-@pytest.mark.skipif(not TARGETS, reason="this host runs none of the x86 targets")
-@pytest.mark.parametrize("op", ["arith.maxnumf", "arith.minnumf"])
-@pytest.mark.parametrize("e", ["f32", "f64", "f16"])
-def test_sub_chains_that_meet_keep_the_interpreters_bits(op: str, e: str) -> None:
-    _same_bits_on_special_values(_tree(op, e), e, ((8,),) * 5, seed=13)
