@@ -17,18 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from llvmlite import ir
-
 from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.gather import Sources, arange
-from eqsat.codegen.types import shuffle_mask
 from eqsat.codegen.vector_reduce import (
-    _FLOAT_INTR,
-    _NUM,
     _start,
     combine,
     fold,
     matrix_multiply,
+    pairwise_tree,
 )
 from eqsat.codegen.vector_shape import flat_transpose
 from frontend.ir import Operation
@@ -54,30 +50,6 @@ def fmuladd(em: FuncEmitter, op: Operation) -> Any:
     return em.map_chunks(op, lambda a, b, c: em.intrinsic("fmuladd", [a, b, c]))
 
 
-def _tree(em: FuncEmitter, kind: str, x: ir.Value, is_float: bool = True) -> ir.Value:
-    """Halve until one lane is left: lanes [0, h) with [h, 2h), an odd last lane carried
-    (frontend.semantics_hwv.pairwise_tree), as shuffles and lane-wise ops; minnumf/maxnumf
-    with bare minnum/maxnum steps and the zero's sign fixed once at the end."""
-    late_zero = is_float and kind in _NUM
-    whole = x
-    undef = ir.Constant(x.type, ir.Undefined)
-    n = x.type.count
-    while n > 1:
-        h = n // 2
-        lo = em.b.shuffle_vector(x, undef, shuffle_mask(list(range(h))))
-        hi = em.b.shuffle_vector(x, undef, shuffle_mask(list(range(h, 2 * h))))
-        y = combine(em, kind, lo, hi, is_float, zero_sign=not late_zero)
-        if n % 2:
-            rest = em.b.shuffle_vector(x, undef, shuffle_mask([n - 1] * h))
-            y = em.b.shuffle_vector(y, rest, shuffle_mask(list(range(h)) + [h]))
-        x, n = y, y.type.count
-        undef = ir.Constant(x.type, ir.Undefined)
-    r = em.b.extract_element(x, ir.IntType(32)(0))
-    if late_zero and whole.type.count > 1:
-        return em.fix_zero_sign(_FLOAT_INTR[kind], r, [whole])
-    return r
-
-
 def _reduce(name: str) -> Callable[[FuncEmitter, Operation], Any]:
     kind = REDUCE_KINDS[name]
     ordered = name in ("fadd", "fmul")
@@ -88,11 +60,11 @@ def _reduce(name: str) -> Callable[[FuncEmitter, Operation], Any]:
         e = elem(rt)
         if ordered and _reassoc(op):
             start = em.get(op.operands[0])
-            return combine(em, kind, start, _tree(em, kind, em.get(v)), True)
+            return combine(em, kind, start, pairwise_tree(em, kind, em.get(v)), True)
         if not ordered and isinstance(v.type, VectorType) and v.type.rank == 1:
             # min/max, and/or/xor and integer add/mul give the same value in any order: the
             # tree's log depth instead of a chain of n - 1 dependent steps
-            return _tree(em, kind, em.get(v), is_float=is_float(e))
+            return pairwise_tree(em, kind, em.get(v), is_float=is_float(e))
         acc = (em.get(op.operands[0]), op.operands[0].type) if ordered else None
         items = arange(v.type).reshape(1, -1)
         src = Sources.of(em, [(em.get(v), v.type)])

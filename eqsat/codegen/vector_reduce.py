@@ -219,10 +219,66 @@ def _start(
     return lambda c: src.chunk(em, full[c])
 
 
+def pairwise_tree(
+    em: FuncEmitter, kind: str, x: ir.Value, is_float: bool = True, fix_zero: bool = True
+) -> ir.Value:
+    """Halve until one lane is left: lanes [0, h) with [h, 2h), an odd last lane carried
+    (frontend.semantics_hwv.pairwise_tree), as shuffles and lane-wise ops; minnumf/maxnumf
+    with bare minnum/maxnum steps and the zero's sign fixed once at the end (``fix_zero``;
+    else left to the caller)."""
+    late_zero = is_float and kind in _NUM
+    whole = x
+    undef = ir.Constant(x.type, ir.Undefined)
+    n = x.type.count
+    while n > 1:
+        h = n // 2
+        lo = em.b.shuffle_vector(x, undef, shuffle_mask(list(range(h))))
+        hi = em.b.shuffle_vector(x, undef, shuffle_mask(list(range(h, 2 * h))))
+        y = combine(em, kind, lo, hi, is_float, zero_sign=not late_zero)
+        if n % 2:
+            rest = em.b.shuffle_vector(x, undef, shuffle_mask([n - 1] * h))
+            y = em.b.shuffle_vector(y, rest, shuffle_mask(list(range(h)) + [h]))
+        x, n = y, y.type.count
+        undef = ir.Constant(x.type, ir.Undefined)
+    r = em.b.extract_element(x, I32(0))
+    if fix_zero and late_zero and whole.type.count > 1:
+        return _as_the_fold(em, kind, r, [whole], whole)
+    return r
+
+
+def _as_the_fold(
+    em: FuncEmitter, kind: str, r: ir.Value, items: list[ir.Value], x: ir.Value
+) -> ir.Value:
+    """``r``, the minnum/maxnum of ``items`` in any order with bare steps, made the ordered
+    fold's bits: the zero's sign (``fix_zero_sign``), and a fold of NaNs only is its last NaN
+    (the interpreter's ``maxnumf(NaN, y)`` is ``y``), taken from ``x``'s last lane whenever
+    ``r`` is NaN (a bare min/max is NaN only when both operands are). LLVM's own pick of a NaN
+    differs: f16 steps, widened to f32 and back, gave another payload (158 of 200 all-NaN
+    vectors of llvm.intr.vector.reduce.fmax on avx2, before)."""
+    r = em.fix_zero_sign(_FLOAT_INTR[kind], r, items)
+    last = em.b.extract_element(x, I32(x.type.count - 1))
+    return em.b.select(em.b.fcmp_unordered("uno", r, r), last, r)
+
+
+def _min_max_num(em: FuncEmitter, kind: str, x: ir.Value, acc: ir.Value | None) -> ir.Value:
+    """vector.reduction <minnumf|maxnumf> of ``x`` (after ``acc``), unmasked: the fold's value
+    in any order but the two cases ``_as_the_fold`` settles, so a pairwise tree (log depth),
+    not a chain of one step per lane: the 16x64 f32 maximum over rows
+    (reduce_maxnumf_16x64_d1_f32) was a 64-step scalar chain per row, 4-5x MLIR 22's time
+    (experiments/results/ab_rmax_tree_*.md)."""
+    r = pairwise_tree(em, kind, x, fix_zero=False)
+    if acc is not None:
+        r = em.intrinsic(_FLOAT_INTR[kind], [acc, r])
+    return _as_the_fold(em, kind, r, [x] if acc is None else [acc, x], x)
+
+
 def reduction(em: FuncEmitter, op: Operation) -> Any:
     v = op.operands[0]
     acc = (em.get(op.operands[1]), op.operands[1].type) if len(op.operands) > 1 else None
     kind, e, rt = enum(op, "kind"), elem(v.type), op.results[0].type
+    x = em.get(v)
+    if kind in _NUM and em.mask is None and isinstance(x.type, ir.VectorType) and x.type.count > 1:
+        return _min_max_num(em, kind, x, None if acc is None else acc[0])
     items = arange(v.type).reshape(1, -1)
     src = Sources.of(em, [(em.get(v), v.type)])
     m = _mask_sources(em)
