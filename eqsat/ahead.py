@@ -45,14 +45,6 @@ def pack_terms(roots: dict[int, Term]) -> tuple[Packed, dict[int, int]]:
     sharing (the decoder keys values by term identity)."""
     index: dict[int, int] = {}
     nodes: Packed = []
-
-    def ref(a: Any) -> Any:
-        if isinstance(a, Term):
-            return [index[id(a)]]
-        if isinstance(a, tuple):
-            return tuple(ref(x) for x in a)
-        return a
-
     for root in roots.values():
         stack: list[tuple[Term, bool]] = [(root, False)]
         while stack:
@@ -61,7 +53,7 @@ def pack_terms(roots: dict[int, Term]) -> tuple[Packed, dict[int, int]]:
                 continue
             if ready:
                 index[id(t)] = len(nodes)
-                nodes.append((t.op, tuple(ref(a) for a in t.args)))
+                nodes.append((t.op, tuple(_ref(a, index) for a in t.args)))
                 continue
             stack.append((t, True))
             stack.extend((k, False) for k in t.children if id(k) not in index)
@@ -71,17 +63,29 @@ def pack_terms(roots: dict[int, Term]) -> tuple[Packed, dict[int, int]]:
 def unpack_terms(nodes: Packed, roots: dict[int, int]) -> dict[int, Term]:
     """The inverse of ``pack_terms``."""
     built: list[Term] = []
-
-    def arg(a: Any) -> Any:
-        if isinstance(a, list):
-            return built[a[0]]
-        if isinstance(a, tuple):
-            return tuple(arg(x) for x in a)
-        return a
-
     for op, args in nodes:
-        built.append(Term(op, tuple(arg(a) for a in args)))
+        built.append(Term(op, tuple(_arg(a, built) for a in args)))
     return {b: built[i] for b, i in roots.items()}
+
+
+# Module functions, not closures: a nested function that calls itself is a reference cycle
+# (function -> cell -> function) holding what it closes over, here every term of a window,
+# until the cyclic collector runs, which ``eqsat.optimizer`` skips for pieces that come
+# through here (``frontend.ir.gc_settling``).
+def _ref(a: Any, index: dict[int, int]) -> Any:
+    if isinstance(a, Term):
+        return [index[id(a)]]
+    if isinstance(a, tuple):
+        return tuple(_ref(x, index) for x in a)
+    return a
+
+
+def _arg(a: Any, built: list[Term]) -> Any:
+    if isinstance(a, list):
+        return built[a[0]]
+    if isinstance(a, tuple):
+        return tuple(_arg(x, built) for x in a)
+    return a
 
 
 class Ahead:

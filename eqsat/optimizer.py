@@ -552,15 +552,16 @@ def _verify(
     verified: set[int] | frozenset[int] = frozenset(),
     ops: list[Operation] | None = None,
     symbols: dict[str, Operation] | None = None,
+    keys: dict[int, tuple[Any, ...]] | None = None,
 ) -> None:
     """Verify the extracted program (but the ops in ``verified``), or with ``ops`` only those
-    ops, ahead of the program (``symbols``: its symbols); a failure with user rules is theirs
-    (ill-typed)."""
+    ops, ahead of the program (``symbols``: its symbols; ``keys`` receives their signatures,
+    ``verify_ops``); a failure with user rules is theirs (ill-typed)."""
     try:
         if ops is None:
             verify_module(out, verified)
         else:
-            verify_ops(ops, symbols or {})
+            verify_ops(ops, symbols or {}, keys)
     except MLIRError as e:
         if not user:
             raise
@@ -660,6 +661,9 @@ def _optimize_windowed(
     # Each piece encoded once in each process: a piece this process extracts itself (from the
     # back, while it waits) keeps its encoding for its decoding in its turn.
     encodings: dict[int, tuple[Encoder, list[EncodedBlock]]] = {}
+    # pieces this process extracted, and how many of them the last ``settle`` saw: their
+    # garbage was made with the collector on (that of the other pieces, none: see ``settle``)
+    here = [0, 0]
 
     def encode(i: int) -> tuple[Encoder, list[EncodedBlock]]:
         if i not in encodings:
@@ -667,6 +671,7 @@ def _optimize_windowed(
         return encodings[i]
 
     def extract(i: int) -> _Extracted:
+        here[0] += 1
         try:
             state["phase"] = "encode"
             return _extract_piece(files, encode(i)[0], pieces[i], phases, cost, extractor,
@@ -740,16 +745,22 @@ def _optimize_windowed(
                     # function: they wait for the whole module's verification)
                     new = [op for f, _ in piece for op in blocks[id(f)].ops[before[id(f)]:]
                            if op.spec is None or not op.spec.has("terminator")]
-                    _verify(out, user, ops=new, symbols=symbols)
+                    keys: dict[int, tuple[Any, ...]] = {}  # their signatures, for printing
+                    _verify(out, user, ops=new, symbols=symbols, keys=keys)
                     verified.update(map(id, new))
                     for f, w in piece:
                         if w is not None:
-                            printed[id(blocks[id(f)])].add(blocks[id(f)].ops[before[id(f)]:])
-                    del got, new
+                            printed[id(blocks[id(f)])].add(blocks[id(f)].ops[before[id(f)]:],
+                                                           keys)  # fmt: skip
+                    del got, new, keys
                 seconds["decode"] += time.perf_counter() - t0
                 pace[2] += time.perf_counter() - t0
                 pace[3] += 1
-                settle()
+                # A piece from the other process was unpacked, decoded, verified and printed
+                # here, making no garbage cycle (tests/test_ahead.py): its objects are frozen
+                # without a collection walking them
+                settle(collect=here[0] != here[1])
+                here[1] = here[0]
     finally:
         if ahead is not None:
             ahead.close()

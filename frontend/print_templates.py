@@ -41,18 +41,23 @@ type Template = tuple[str, tuple[int, ...] | None] | None
 class Templates:
     """The templates of one ``Printer`` (its names are the ones filled in)."""
 
-    __slots__ = ("memo", "pins", "uses")
+    __slots__ = ("known", "memo", "pins", "uses")
 
     def __init__(self) -> None:
         self.memo: dict[tuple[Any, ...], Template] = {}
         self.pins: list[Any] = []  # the objects whose identities the keys hold
         self.uses: dict[int, list[int]] = {}  # id(spec) -> [templates made, reuses]
+        # Signatures computed already, by id of op (``frontend.printer.PrintedBody.add``)
+        self.known: dict[int, tuple[Any, ...]] | None = None
 
     def text(self, pr: Any, op: Operation, spec: Any,
              render: Callable[[Any, Operation], str]) -> str:  # fmt: skip
         """``render(pr, op)``: the text of ``op`` after its results' names."""
         operands = op.operands
-        key = signature(op, spec)
+        known = self.known
+        key = known.get(id(op)) if known is not None else None
+        if key is None:
+            key = signature(op, spec)
         tpl = self.memo.get(key, False)
         if tpl is False:
             return self._first(pr, op, spec, render, key)

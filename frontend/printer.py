@@ -10,6 +10,8 @@ storage changed between MLIR releases (``array_until`` in the op table).
 
 from __future__ import annotations
 
+from typing import Any
+
 from frontend.attributes import (
     ArrayAttr,
     Attribute,
@@ -50,17 +52,23 @@ class PrintedBody:
         for a in block.args:
             p.name_arg(a)
 
-    def add(self, ops: list[Operation]) -> None:
+    def add(self, ops: list[Operation], keys: dict[int, tuple[Any, ...]] | None = None) -> None:
         """Print ``ops``, the next ops of the body (they must know their function: the body's
-        block must sit in its ``func.func`` already)."""
+        block must sit in its ``func.func`` already). ``keys``: their signatures, by id of op,
+        as ``frontend.verifier.verify_ops`` computed them just before (unchanged since), so
+        that each op's is computed once."""
         if not self.valid or not ops:
             return
         if any(op.regions for op in ops):
             self.valid = False
             return
         p = self.printer
-        with gc_paused():
-            self.spool.write("\n".join([p.op(op) for op in ops]) + "\n")
+        p.templates.known = keys
+        try:
+            with gc_paused():
+                self.spool.write("\n".join([p.op(op) for op in ops]) + "\n")
+        finally:
+            p.templates.known = None
         self.ops.extend(ops)
 
     def text(self) -> str:

@@ -8,6 +8,7 @@ next to each op's spec.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from frontend.errors import VerifyError
 from frontend.fastverify import CompiledChecks
@@ -48,13 +49,25 @@ def symbol_table(module: Module) -> dict[str, Operation]:
     return symbols
 
 
-def verify_ops(ops: Iterable[Operation], symbols: dict[str, Operation]) -> None:
+def verify_ops(ops: Iterable[Operation], symbols: dict[str, Operation],
+               keys: dict[int, tuple[Any, ...]] | None = None) -> None:  # fmt: skip
     """Verify ``ops`` and the ops nested in them ahead of their module (``symbols``: its
     ``symbol_table``), as ``verify_module`` would. For a program built piece by piece
     (``eqsat.optimizer``'s windows), so that each piece is checked while the next is made;
-    an op whose rules read its parent (a terminator) waits for ``verify_module``."""
+    an op whose rules read its parent (a terminator) waits for ``verify_module``.
+    ``keys`` receives, by id of op, the signature of each top-level op verified by its
+    signature (``frontend.ir.signature``), for the printer to reuse (``PrintedBody.add``)."""
+    if keys is None:
+        for op in ops:
+            _verify_tree(op, symbols)
+        return
     for op in ops:
-        _verify_tree(op, symbols)
+        if op.regions or op.name in _SYMBOL_USERS:
+            _verify_tree(op, symbols)
+            continue
+        key = verify_op(op)  # (``_verify_tree`` of an op without regions)
+        if key is not None:
+            keys[id(op)] = key
 
 
 #: Ops that may sit directly in a module: symbols (functions, globals, transform scripts) and
@@ -85,7 +98,9 @@ def _verify_tree(
                     _verify_tree(inner, symbols, verified)
 
 
-def verify_op(op: Operation) -> None:
+def verify_op(op: Operation) -> tuple[Any, ...] | None:
+    """Verify ``op`` itself (not the ops nested in it); its signature when it was verified
+    by it (``frontend.ir.signature``), else None."""
     spec = op.spec
     if spec is None:
         raise VerifyError(f"unknown operation '{op.name}'", op.loc)
@@ -93,13 +108,14 @@ def verify_op(op: Operation) -> None:
         # its rules read only its signature (``frontend.ir.signature``): verified once per one
         key = signature(op, spec)
         if key in _PASSED:
-            return
+            return key
         _verify_op(op, spec)
         if len(_PASSED) >= _PASSED_MAX:
             _PASSED.clear()
         _PASSED[key] = signature_objects(op, spec)
-        return
+        return key
     _verify_op(op, spec)
+    return None
 
 
 # The signatures of ``LOCAL`` ops that passed (``verify_op``), each with the objects its key

@@ -4,9 +4,11 @@ the parent, a dead child replaced by this process, and a memory budget that coun
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import time
+import weakref
 
 import pytest
 
@@ -70,6 +72,68 @@ def test_packed_terms_keep_their_sharing_and_literals() -> None:
     assert got[3].args[0][0] is got[0].args[0]
     assert got[0].args[0].args[0] is got[0].args[0].args[1]
     assert got[3].args[0][1] is got[0]
+
+
+def test_unpacked_terms_are_freed_without_the_collector() -> None:
+    """``unpack_terms`` leaves no reference cycle: the optimizer freezes what a piece from the
+    second process made without a collection looking for garbage (``frontend.ir.gc_settling``)."""
+    t = Term("Arg", ("f32", 0))
+    for i in range(50):
+        t = Term("Add", (t, (Term("Const", (float(i),)), t)))
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        got = unpack_terms(*pack_terms({0: t}))
+        ref = weakref.ref(got[0].args[1][0])
+        del got
+        assert ref() is None  # freed by its reference count alone
+    finally:
+        if enabled:
+            gc.enable()
+
+
+@forks
+def test_pieces_from_the_second_process_leave_no_garbage_cycle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What ``settle(collect=False)`` relies on: each piece the second process extracted is
+    unpacked, decoded, verified and printed here without making garbage that only the cyclic
+    collector would free (it would stay, frozen, to the end of the run)."""
+    from contextlib import contextmanager
+
+    import eqsat.optimizer as opt_mod
+
+    real = opt_mod.gc_settling
+    found: list[int] = []
+
+    @contextmanager
+    def checking():  # type: ignore[no-untyped-def]
+        with real() as settle:
+
+            def check(collect: bool = True) -> None:
+                if not collect:
+                    gc.set_debug(gc.DEBUG_SAVEALL)
+                    try:
+                        gc.collect()
+                        found.append(len(gc.garbage))
+                    finally:
+                        gc.set_debug(0)
+                        gc.garbage.clear()
+                settle(collect)
+
+            yield check
+
+    monkeypatch.setattr(opt_mod, "gc_settling", checking)
+    module = parse(straight_line(150, seed=7), "p.mlir")
+    enabled = gc.isenabled()
+    gc.enable()
+    try:
+        result = optimize_module(module, target=load_target("avx2"),
+                                 budget=Budget(window=30, ahead=True))  # fmt: skip
+    finally:
+        if not enabled:
+            gc.disable()
+    assert result.windows > 2 and found and found == [0] * len(found)
 
 
 def test_a_deep_chain_crosses_the_pipe() -> None:

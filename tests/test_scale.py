@@ -162,8 +162,8 @@ def test_windowed_optimization_computes_the_same_values(program: str) -> None:
 
 def test_gc_settling_collects_then_freezes_until_the_end() -> None:
     """What the windows rely on: ``settle()`` frees the garbage cycles made so far and freezes
-    the objects alive (later collections skip them); the end unfreezes; with the collector
-    off it does nothing."""
+    the objects alive (later collections skip them), ``settle(collect=False)`` only freezes;
+    the end unfreezes; with the collector off it does nothing."""
 
     class Node:
         me: object
@@ -181,6 +181,13 @@ def test_gc_settling_collects_then_freezes_until_the_end() -> None:
             settle()
             assert ref() is None
             assert gc.get_freeze_count() >= before + len(kept)
+            # collect=False: frozen as they are, the garbage cycle with them
+            garbage = Node()
+            garbage.me = garbage
+            ref = weakref.ref(garbage)
+            del garbage
+            settle(collect=False)
+            assert ref() is not None
         assert gc.get_freeze_count() == 0 and gc.isenabled()
         gc.disable()
         with gc_settling() as settle:

@@ -204,3 +204,40 @@ def test_a_non_local_spec_is_verified_every_time() -> None:
     frontend.verifier._PASSED.clear()
     verify_op(Operation("vector.broadcast", [Value(f32)], [V8]))
     assert not frontend.verifier._PASSED
+
+
+def test_signatures_from_the_verifier_print_as_those_computed_by_the_printer() -> None:
+    """``verify_ops(..., keys)`` hands each op's signature to ``PrintedBody.add`` (each
+    computed once): they are the ops' own, and the text is the one printed without them."""
+    from frontend.ir import signature
+    from frontend.printer import PrintedBody
+    from frontend.verifier import symbol_table, verify_ops
+
+    module = _optimized()
+    body = module.ops[0].regions[0].blocks[0]
+    ops = [op for op in body.ops if not op.spec.has("terminator")]
+    keys: dict[int, tuple[object, ...]] = {}
+    verify_ops(ops, symbol_table(module), keys)
+    local = [op for op in ops if LOCAL in op.spec.traits]
+    assert local and len(keys) == len(local)
+    assert all(keys[id(op)] == signature(op, op.spec) for op in local)
+    given, computed = PrintedBody(body), PrintedBody(body)
+    given.add(ops, keys)
+    computed.add(ops)
+    assert given.text() == computed.text()
+    # a key the printer is given is the one it uses: another op's prints with that op's
+    # template (an op of the same spec printed before, of other attributes or types)
+    i, j = _two_signatures(ops, keys)
+    other = PrintedBody(body)
+    other.add(ops, keys | {id(ops[i]): keys[id(ops[j])]})
+    assert other.text() != computed.text()
+
+
+def _two_signatures(ops: list[Operation], keys: dict[int, tuple[object, ...]]
+                    ) -> tuple[int, int]:  # fmt: skip
+    """``(i, j)``, ``j < i``: two ops of one spec, ``vector.extract_strided_slice``, whose
+    signatures differ."""
+    slices = [i for i, op in enumerate(ops) if op.name == "vector.extract_strided_slice"]
+    j = slices[0]
+    i = next(i for i in slices if keys[id(ops[i])] != keys[id(ops[j])])
+    return i, j
