@@ -255,7 +255,8 @@ class FuncEmitter:
         ab, bb = self.b.bitcast(a, it), self.b.bitcast(b, it)
         both = self.b.and_(ab, bb) if name == "maxnum" else self.b.or_(ab, bb)
         equal = self.b.fcmp_ordered("oeq", a, b)
-        return self.b.select(equal, self.b.bitcast(both, t), r)
+        r = self.b.select(equal, self.b.bitcast(both, t), r)
+        return nan_as_the_fold(self, r, b) if bit_width(lane) == 16 else r
 
     def fix_zero_sign(self, name: str, r: ir.Value, items: Sequence[ir.Value]) -> ir.Value:
         """``r``, the minimum or maximum (``name``: ``minnum``/``maxnum``) of ``items`` folded
@@ -339,8 +340,10 @@ class ZeroWitness:
         self.want = 0 if name == "maxnum" else 1 << (self.w - 1)  # the zero that wins
         self.least = "umin" if self.want == 0 else "smin"
         self.acc: ir.Value | None = None  # the running min (w < 64) or any-hit (w == 64)
+        self.last: ir.Value | None = None  # the fold's last item (its NaN when all are NaN)
 
     def add(self, x: ir.Value) -> None:
+        self.last = x
         em, it = self.em, ir.IntType(self.w)
         xt = ir.VectorType(it, x.type.count) if isinstance(x.type, ir.VectorType) else it
         xb = em.b.bitcast(x, xt)
@@ -356,7 +359,9 @@ class ZeroWitness:
         self.acc = eq if self.acc is None else em.b.or_(self.acc, eq)
 
     def merge(self, other: ZeroWitness) -> ZeroWitness:
-        """This witness with ``other``'s items added (two sub-chains that meet)."""
+        """This witness with ``other``'s items added after its own (two sub-chains that
+        meet, ``other`` the right one)."""
+        self.last = other.last if other.last is not None else self.last
         if self.acc is None or other.acc is None:
             self.acc = self.acc if other.acc is None else other.acc
         elif self.w < 64:
@@ -365,9 +370,10 @@ class ZeroWitness:
             self.acc = self.em.b.or_(self.acc, other.acc)
         return self
 
-    def settle(self, r: ir.Value, more: Sequence[ir.Value] = ()) -> ir.Value:
+    def settle(self, r: ir.Value, more: Sequence[ir.Value] = (), nans: bool = False) -> ir.Value:
         """``r`` with a zero replaced by the zero the items say: those added so far and
-        ``more``."""
+        ``more``; with ``nans`` (always for half-precision lanes, ``nan_as_the_fold``) a NaN
+        ``r`` replaced by the last item's (lane)."""
         em, t, w = self.em, self.t, self.w
         zero = em.b.fcmp_ordered("oeq", r, em.like(r, 0.0))
         for x in more:
@@ -380,4 +386,21 @@ class ZeroWitness:
         ti = ir.VectorType(ir.IntType(w), t.count) if self.vector else ir.IntType(w)
         won = em.b.bitcast(em.const(ti, self.want), t)
         lost = em.b.bitcast(em.const(ti, self.want ^ (1 << (w - 1))), t)
-        return em.b.select(zero, em.b.select(hit, won, lost), r)
+        r = em.b.select(zero, em.b.select(hit, won, lost), r)
+        if not (nans or w == 16) or self.last is None:
+            return r
+        last = self.last
+        if not self.vector and isinstance(last.type, ir.VectorType):  # lanes into a scalar
+            last = em.b.extract_element(last, I32(last.type.count - 1))
+        return nan_as_the_fold(em, r, last)
+
+
+def nan_as_the_fold(em: FuncEmitter, r: ir.Value, last: ir.Value) -> ir.Value:
+    """``r``, a min/max of items in bare ``llvm.minnum``/``maxnum`` steps, with the ordered
+    fold's NaN: a fold of NaNs only is its last item (the interpreter's ``maxnumf(NaN, y)`` is
+    ``y``, bit for bit), and a bare step is NaN only when both operands are, so a NaN ``r``
+    becomes ``last``. Which NaN LLVM returns is not said; on x86 a float or double step returns
+    one operand as it is, but a half one is computed in f32 and rounded back, which quiets a
+    signalling NaN: every half min/max fold takes this select (f16 chains of
+    ``arith.maxnumf`` on NaNs only disagreed with the interpreter before, 50 calls of 50)."""
+    return em.b.select(em.b.fcmp_unordered("uno", r, r), last, r)

@@ -87,12 +87,14 @@ def lower(name: str) -> Callable[[FuncEmitter, Operation], Any]:
                 mine = theirs if mine is None else [x.merge(y) for x, y in zip(mine, theirs)]
         if mine is None:
             mine = [ZeroWitness(em, name, x.type) for x in a]
+        right = [w.last for w in theirs] if chained[1] else b  # the chain's last item so far
         out = []
         for i in range(n):
             out.append(em.intrinsic(name, [a[i], b[i]]))
             for leaf, c in ((a[i], chained[0]), (b[i], chained[1])):
                 if not c:
                     mine[i].add(leaf)
+            mine[i].last = right[i]
         if inner:
             em.zero_witnesses[op.results[0]] = mine
             return em.from_chunks(out, t)

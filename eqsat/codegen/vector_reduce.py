@@ -255,9 +255,8 @@ def _as_the_fold(
     ``r`` is NaN (a bare min/max is NaN only when both operands are). LLVM's own pick of a NaN
     differs: f16 steps, widened to f32 and back, gave another payload (158 of 200 all-NaN
     vectors of llvm.intr.vector.reduce.fmax on avx2, before)."""
-    r = em.fix_zero_sign(_FLOAT_INTR[kind], r, items)
-    last = em.b.extract_element(x, I32(x.type.count - 1))
-    return em.b.select(em.b.fcmp_unordered("uno", r, r), last, r)
+    w = ZeroWitness(em, _FLOAT_INTR[kind], r.type)
+    return w.settle(r, items, nans=True)
 
 
 def _min_max_num(em: FuncEmitter, kind: str, x: ir.Value, acc: ir.Value | None) -> ir.Value:
