@@ -108,3 +108,49 @@ func.func @f(%in: memref<16xi64>, %out: memref<11xi64>) {
     want = np.zeros(11, np.int64)
     Interpreter(parse(text)).call("f", data.copy(), want)
     assert _run(compile(text, _host_target()), 11, data).tolist() == want.tolist()
+
+
+# -- integers of other widths through memory and the API -------------------------------------
+NARROW_MEMORY = """
+func.func @g(%in: memref<16xi64>, %m: memref<12xi5>, %w: memref<4xi24>, %c: memref<12xi5>,
+             %v: vector<6xi5>, %s: i12) -> (vector<6xi5>, i12, vector<2x3xi24>, i5) {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c6 = arith.constant 6 : index
+  %x = vector.load %in[%c0] : memref<16xi64>, vector<12xi64>
+  %n = arith.trunci %x : vector<12xi64> to vector<12xi5>
+  vector.store %n, %m[%c0] : memref<12xi5>, vector<12xi5>
+  %y = vector.load %in[%c3] : memref<16xi64>, vector<4xi64>
+  %t = arith.trunci %y : vector<4xi64> to vector<4xi24>
+  vector.store %t, %w[%c0] : memref<4xi24>, vector<4xi24>
+  %e = memref.load %m[%c3] : memref<12xi5>
+  memref.store %e, %m[%c6] : memref<12xi5>
+  memref.copy %m, %c : memref<12xi5> to memref<12xi5>
+  %r = vector.load %m[%c6] : memref<12xi5>, vector<6xi5>
+  %sum = arith.addi %r, %v : vector<6xi5>
+  %one = arith.constant 1 : i12
+  %s1 = arith.addi %s, %one : i12
+  %q = vector.load %w[%c0] : memref<4xi24>, vector<3xi24>
+  %b = vector.broadcast %q : vector<3xi24> to vector<2x3xi24>
+  return %sum, %s1, %b, %e : vector<6xi5>, i12, vector<2x3xi24>, i5
+}
+"""
+
+
+def test_narrow_integers_move_one_element_per_numpy_element() -> None:
+    """Memrefs, vector and scalar arguments and results of i5/i12/i24 hold the interpreter's
+    values, sign-extended in numpy's container: LLVM itself would store ``<12 x i5>``
+    bit-packed and leave a stored i5's upper bits unspecified."""
+    rng = np.random.default_rng(11)
+    data = rng.integers(-(2**63), 2**63 - 1, 16, dtype=np.int64)
+    v = rng.integers(-16, 16, 6).astype(np.int8)
+    interpreted = Interpreter(parse(NARROW_MEMORY))
+    runs = []
+    for run in (lambda *a: interpreted.call("g", *a), compile(NARROW_MEMORY, _host_target()).g):
+        m, c = np.full(12, 99, np.int8), np.full(12, 99, np.int8)
+        w = np.full(4, -7, np.int32)
+        out = run(data.copy(), m, w, c, v.copy(), np.int16(2047))
+        runs.append([m, w, c, *out])
+    for want, got in zip(*runs):
+        assert np.asarray(got).tolist() == np.asarray(want).tolist()
+    assert runs[1][4] == -2048  # i12 2047 + 1 wraps, sign-extended into the int16

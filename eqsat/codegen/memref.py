@@ -17,7 +17,7 @@ from llvmlite import ir
 from eqsat.codegen.descriptor import UnrankedDesc, MemDesc, with_static
 from eqsat.codegen import runtime_checked as checked
 from eqsat.codegen.emitter import FuncEmitter
-from eqsat.codegen.types import I8, I64, PTR, CodegenError
+from eqsat.codegen.types import I8, I64, PTR, CodegenError, from_stored, stored_int, to_stored
 from frontend.attributes import DenseElementsAttr
 from frontend.ir import Operation
 from frontend.ops.common import ints
@@ -49,7 +49,7 @@ def elem_align(em: FuncEmitter, t: Type) -> int:
         return 1
     lt = em.ty(t)
     return (
-        max(1, lt.width // 8)
+        max(1, (stored_int(lt) or lt).width // 8)  # an i24 lies in 4 bytes, as in numpy
         if isinstance(lt, ir.IntType)
         else {"half": 2, "bfloat": 2, "float": 4, "double": 8}[str(lt)]
     )
@@ -157,13 +157,17 @@ def load(em: FuncEmitter, op: Operation) -> Any:
     d = em.get(op.operands[0])
     idx = [em.get(v) for v in op.operands[1:]]
     p = checked_ptr(em, op, d, idx)
-    return em.b.load(p, typ=elem_type(em, d.type), align=elem_align(em, d.type.element))
+    et = elem_type(em, d.type)
+    v = em.b.load(p, typ=stored_int(et) or et, align=elem_align(em, d.type.element))
+    return from_stored(em.b, v, et)
 
 
 def store(em: FuncEmitter, op: Operation) -> Any:
+    """An element as numpy holds it (``types.stored_int``: an i5 sign-extended to its byte)."""
     v, d = em.get(op.operands[0]), em.get(op.operands[1])
     idx = [em.get(x) for x in op.operands[2:]]
-    em.b.store(v, checked_ptr(em, op, d, idx), align=elem_align(em, d.type.element))
+    em.b.store(to_stored(em.b, v), checked_ptr(em, op, d, idx),
+               align=elem_align(em, d.type.element))  # fmt: skip
     return None
 
 
@@ -259,6 +263,7 @@ def copy(em: FuncEmitter, op: Operation) -> Any:
         s = checked.fault_unless(em, op, same, msg, MemDesc(s.type, s.allocated, s.aligned,
                                                              s.offset, s.sizes, s.strides))
     et = elem_type(em, s.type)
+    et = stored_int(et) or et  # whole numpy elements (an i5's byte)
     idx: list[ir.Value] = []
 
     def nest(k: int) -> None:

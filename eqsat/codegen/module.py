@@ -19,7 +19,16 @@ from eqsat.codegen.emitter import FuncEmitter, ModuleEmitter, abi_params, abi_re
 from eqsat.codegen.memref import global_initializer
 from eqsat.codegen.runtime_checked import frees, with_liveness
 from eqsat.codegen.table import LOWERINGS
-from eqsat.codegen.types import I1, I8, I64, PTR, CodegenError, Layout, memref_struct
+from eqsat.codegen.types import (
+    I64,
+    PTR,
+    CodegenError,
+    Layout,
+    from_stored,
+    memref_struct,
+    stored_int,
+    to_stored,
+)
 from frontend.ir import Module, Operation
 from frontend.ops.runtime import elem
 from frontend.types import FunctionType, MemRefType, UnrankedMemRefType, VectorType
@@ -254,7 +263,8 @@ def _emit_packed(m: ModuleEmitter, func: Operation) -> None:
         elif isinstance(t, VectorType):
             args.append(_load_vector(em, p, t))
         else:
-            args.append(b.load(p, typ=em.ty(t)))
+            et = em.ty(t)
+            args.append(from_stored(b, b.load(p, typ=stored_int(et) or et), et))
     r = b.call(m.functions[name], args)
     outs = [r] if len(ft.results) == 1 else [b.extract_value(r, i) for i in range(len(ft.results))]
     for i, t in enumerate(ft.results):
@@ -262,15 +272,16 @@ def _emit_packed(m: ModuleEmitter, func: Operation) -> None:
         if isinstance(t, VectorType):
             _store_vector(em, outs[i], p, t)
         else:
-            b.store(outs[i], p)
+            b.store(to_stored(b, outs[i]), p)
     b.ret_void()
 
 
 def _pieces(em: FuncEmitter, t: VectorType) -> tuple[ir.Type, ir.Type, list[int]]:
     """(LLVM element type, element type in memory, first element of each piece): pieces
-    move as whole vectors (i1 as bytes), so the wrapper stays small."""
+    move as whole vectors (i1 as bytes, other widths as numpy holds them: ``stored_int``),
+    so the wrapper stays small."""
     et = em.ty(t.element)
-    mt = I8 if et == I1 else et
+    mt = stored_int(et) or et
     n = max(1, int(np.prod(t.shape)))
     k = em.layout.row_len(t) if em.layout.kind == "nested" else n
     return et, mt, list(range(0, n, k))
@@ -282,7 +293,7 @@ def _load_vector(em: FuncEmitter, p: ir.Value, t: VectorType) -> ir.Value:
     pieces = []
     for s in starts:
         v = em.b.load(em.b.gep(p, [I64(s)], source_etype=mt), typ=ir.VectorType(mt, k), align=1)
-        pieces.append(em.b.trunc(v, ir.VectorType(I1, k)) if mt != et else v)
+        pieces.append(from_stored(em.b, v, ir.VectorType(et, k)))
     return em.from_chunks(pieces, t) if em.layout.kind == "nested" else pieces[0]
 
 
@@ -290,9 +301,7 @@ def _store_vector(em: FuncEmitter, v: ir.Value, p: ir.Value, t: VectorType) -> N
     et, mt, starts = _pieces(em, t)
     pieces = em.chunks(v, t) if em.layout.kind == "nested" else [v]
     for s, piece in zip(starts, pieces):
-        if mt != et:
-            piece = em.b.zext(piece, ir.VectorType(I8, piece.type.count))
-        em.b.store(piece, em.b.gep(p, [I64(s)], source_etype=mt), align=1)
+        em.b.store(to_stored(em.b, piece), em.b.gep(p, [I64(s)], source_etype=mt), align=1)
 
 
 __all__ = ["PACKED", "emit_module", "llvm_name", "packed_name"]

@@ -56,6 +56,32 @@ def bit_width(t: ir.Type) -> int:
     return {"half": 16, "bfloat": 16, "float": 32, "double": 64}[str(t)]
 
 
+def stored_int(t: ir.Type) -> ir.IntType | None:
+    """The integer an element of LLVM type ``t`` occupies in a numpy array, where that is not
+    ``t`` itself: i1 a byte (0 or 1, numpy's bool), an integer of another width the smallest
+    of i8/i16/i32/i64 that holds it, sign-extended (``frontend.semantics.dtype_of``'s
+    container, holding the interpreter's value). LLVM would store ``<5 x i5>`` bit-packed and
+    leave a stored i5's upper bits unspecified."""
+    if not isinstance(t, ir.IntType) or t.width in (8, 16, 32, 64) or t.width > 64:
+        return None
+    return I8 if t.width == 1 else ir.IntType(max(8, 1 << (t.width - 1).bit_length()))
+
+
+def to_stored(b: ir.IRBuilder, v: ir.Value) -> ir.Value:
+    """``v`` (a scalar or a vector) widened to its ``stored_int`` (as it is)."""
+    lane = v.type.element if isinstance(v.type, ir.VectorType) else v.type
+    wide = stored_int(lane)
+    if wide is None:
+        return v
+    to = ir.VectorType(wide, v.type.count) if isinstance(v.type, ir.VectorType) else wide
+    return b.zext(v, to) if lane.width == 1 else b.sext(v, to)
+
+
+def from_stored(b: ir.IRBuilder, v: ir.Value, t: ir.Type) -> ir.Value:
+    """The inverse of ``to_stored``: ``v`` as read from memory, as the type ``t``."""
+    return v if v.type == t else b.trunc(v, t)
+
+
 def scalar_type(t: Type, op: object = None) -> ir.Type:
     """The LLVM type of a scalar (signless, signed and unsigned integers alike)."""
     if isinstance(t, IntegerType):

@@ -20,7 +20,7 @@ from eqsat.codegen.descriptor import MemDesc, with_static
 from eqsat.codegen.emitter import FuncEmitter
 from eqsat.codegen.gather import Sources, result_chunks
 from eqsat.codegen.memref import elem_align, elem_type, linear_index
-from eqsat.codegen.types import I1, I32, I64, PTR, CodegenError
+from eqsat.codegen.types import I1, I32, I64, PTR, CodegenError, from_stored, stored_int, to_stored
 from frontend.ir import Operation
 from frontend.ops.runtime import bools
 from frontend.types import MemRefType, VectorType
@@ -159,22 +159,21 @@ def _and(em: FuncEmitter, a: ir.Value | None, b: ir.Value | None) -> ir.Value | 
 def _bits(em: FuncEmitter, v: ir.Value) -> ir.Value:
     """A vector as it moves through memory. Half precision moves as i16 (LLVM's legalization
     of half gathers crashes on targets without F16C; memory moves need no float type); i1
-    moves as i8, one byte per element as scalar loads and numpy's bool arrays have it (LLVM
-    would pack a <N x i1> into bits)."""
+    and integers of other widths than 8/16/32/64 move one element per numpy element
+    (``types.stored_int``: i1 as a byte, i5 as a sign-extended byte; LLVM would pack a
+    <N x i1> or <N x i5> into bits)."""
     element = v.type.element
     if str(element) in ("half", "bfloat"):
         return em.b.bitcast(v, ir.VectorType(ir.IntType(16), v.type.count))
-    if element == ir.IntType(1):
-        return em.b.zext(v, ir.VectorType(ir.IntType(8), v.type.count))
-    return v
+    return to_stored(em.b, v)
 
 
 def _unbits(em: FuncEmitter, v: ir.Value, t: ir.Type) -> ir.Value:
     """The inverse of ``_bits``: a vector read from memory as the type ``t`` of its values."""
     if v.type == t:
         return v
-    if t.element == ir.IntType(1):
-        return em.b.trunc(v, t)
+    if isinstance(t.element, ir.IntType):
+        return from_stored(em.b, v, t)
     return em.b.bitcast(v, t)
 
 
@@ -197,7 +196,7 @@ def _read(em: FuncEmitter, acc: Access, mask: ir.Value | None, pad: ir.Value) ->
 
 def _write(em: FuncEmitter, acc: Access, mask: ir.Value | None, v: ir.Value) -> None:
     al = I32(elem_align(em, acc.d.type.element))
-    if not (acc.contiguous() and mask is None) or v.type.element == ir.IntType(1):
+    if not (acc.contiguous() and mask is None) or stored_int(v.type.element) is not None:
         v = _bits(em, v)
     if acc.contiguous():
         p = acc.first_ptr()
