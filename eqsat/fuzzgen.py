@@ -40,6 +40,8 @@ from frontend.types import FloatType, IndexType, IntegerType, MemRefType, Type, 
 ELEMS = ("f16", "f32", "f64", "i1", "i8", "i32", "i64")
 FLOATS = ("f16", "f32", "f64")
 DIMS = (1, 2, 3, 4, 5, 8, 16)
+#: Integer widths below a byte's and between bytes (``narrow_bitcast``).
+NARROW_WIDTHS = (3, 5, 6, 7, 12, 24)
 MAX_ELEMENTS = 48  # a small shape (most values): keeps the e-graphs and the texts small
 WIDE_ELEMENTS = 256  # a wide argument, or what an op builds from one (16x16)
 # Kernel-sized argument shapes: square and rectangular tiles of 4, 8 and 16, and wide rows.
@@ -176,6 +178,9 @@ class _Gen:
         pool += [0.5, -2.0, 3.0] if is_float(t) else [2, 3, -5]
         if elem == "i1":
             pool = [0, 1]
+        elif elem[1:] in map(str, NARROW_WIDTHS):  # narrow_bitcast's i3 holds fewer
+            bits = int(elem[1:])
+            pool = [v for v in pool if -(1 << (bits - 1)) <= v < 1 << (bits - 1)]
         n = math.prod(shape_of(t))
         values = self.draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
         if isinstance(t, VectorType):
@@ -411,6 +416,8 @@ class _Gen:
                 return None
             return self.build("arith.index_cast", [s], [vt([n], self.draw(st.sampled_from(
                 ["i8", "i32", "i64"])))])
+        if self.draw(st.booleans()):
+            return self.narrow_bitcast()
         x = self.pick_vector(lambda t: t.rank >= 1 and elem_name(t) in ("f32", "i32", "f64",
                                                                           "i64", "f16"))
         if x is None:
@@ -420,6 +427,26 @@ class _Gen:
                  "f16": ("i8", 2)}
         dst, ratio = table[elem]
         return self.build("vector.bitcast", [x], [vt(shape[:-1] + [shape[-1] * ratio], dst)])
+
+    def narrow_bitcast(self) -> Value | None:
+        """Integers truncated to an odd width, bitcast to another width (one that need not
+        divide it: ``vector<5xi8>`` to ``vector<8xi5>``), widened back to i32: the narrow-type
+        bit packing of MLIR's ``rewrite-narrow-types.mlir``."""
+        x = self.pick_vector(lambda t: t.rank >= 1 and elem_name(t) in ("i8", "i32", "i64"))
+        if x is None:
+            return None
+        shape, width = list(x.type.shape), int(elem_name(x.type)[1:])
+        narrow = self.draw(st.sampled_from([w for w in NARROW_WIDTHS if w < width]))
+        bits = shape[-1] * narrow
+        to = self.draw(st.sampled_from([w for w in (1, *NARROW_WIDTHS, 8, 16, 32)
+                                        if bits % w == 0 and w != narrow]))
+        t = self.build("arith.trunci", [x], [vt(shape, f"i{narrow}")])
+        b = None if t is None else self.build(
+            "vector.bitcast", [t], [vt(shape[:-1] + [bits // to], f"i{to}")])
+        if b is None or to == 32:
+            return b
+        ext = "arith.extsi" if self.draw(st.booleans()) else "arith.extui"
+        return self.build(ext, [b], [vt(shape[:-1] + [bits // to], "i32")])
 
     def reduction(self) -> Value | None:
         x = self.pick_vector(lambda t: t.rank >= 1)
