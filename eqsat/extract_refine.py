@@ -117,21 +117,25 @@ def _dag_lower_bound(
         kernels = KernelSets(snap, cost)
 
     def tiled(node: int) -> float | None:
-        _, kernel, inner = kernels.get(kids_of[node][1], choice)
+        _, kernel, inner, whole = kernels.get(kids_of[node][1], choice)
         count = lits[node][0]
         if kernel is None or not count >= 0 or not seen.isdisjoint(inner):  # type: ignore[operator]
             return None
+        own = cost(ops[node], lits[node], (0.0,) * len(kids_of[node]))
+        if seen.isdisjoint(kernel):  # the usual case: the sum below over every class, in order
+            return own + count * whole  # type: ignore[operator]
         if any(v < 0 for c, v in kernel.items() if c in seen):
             return None
-        own = cost(ops[node], lits[node], (0.0,) * len(kids_of[node]))
         return own + count * sum(v for c, v in kernel.items() if c not in seen)  # type: ignore
 
     return dag_total(snap, root, choice, cost, tiled, outer)
 
 
-# A kernel's walk: the classes whose choice it read, its DAG set (None: not simple), and its
-# classes below the top with children (a kernel reaching one of those outside is not simple).
-KernelEntry = tuple[frozenset[int], "dict[int, float] | None", tuple[int, ...]]
+# A kernel's walk: the classes whose choice it read, its DAG set (None: not simple), its
+# classes below the top with children (a kernel reaching one of those outside is not simple),
+# and the sum of its set's costs, in the set's order (what a term that pays none of its classes
+# outside adds, to the last bit: ``_dag_lower_bound``).
+KernelEntry = tuple[frozenset[int], "dict[int, float] | None", tuple[int, ...], float]
 
 
 class KernelSets:
@@ -176,21 +180,21 @@ def _kernel_set(
         if snap.ops[node] in TILE_LEAVES:
             continue
         if snap.ops[node] == "Tiled":
-            return frozenset(classes), None, ()
+            return frozenset(classes), None, (), 0.0
         for kid in snap.kids[node]:
             if kid not in classes:
                 if snap.kids[choice[kid]]:
                     inner.append(kid)
                 classes.add(kid)
                 if len(classes) > DAG_SET_CAP:
-                    return frozenset(classes), None, ()
+                    return frozenset(classes), None, (), 0.0
                 todo.append(kid)
     sets: dict[int, dict[int, float]] = {}
     for c in postorder(snap, top, choice, stop=TILE_LEAVES):
         own, below = dag_below(snap, choice[c], sets, cost)
         below[c] = own
         sets[c] = _capped(below)
-    return frozenset(classes), sets[top], tuple(inner)
+    return frozenset(classes), sets[top], tuple(inner), sum(sets[top].values())
 
 
 def _acyclic(snap: Snapshot, root: int, choice: Mapping[int, int]) -> bool:
