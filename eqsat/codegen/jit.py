@@ -131,24 +131,64 @@ def jit(text: str, target: Target, opt: int = 3) -> llvm.ExecutionEngine:
     tm = target_machine(target, opt)
     mod = parse_and_optimize(text, tm, target.triple, opt)
     if "half" in text or "bfloat" in text:
-        _check_runtime_calls(tm.emit_assembly(mod), target)
+        # Compiled once, to an object whose needs are checked before the JIT loads it (the
+        # JIT aborts the process on a symbol it cannot resolve).
+        obj = tm.emit_object(mod)
+        needs = undefined_symbols(obj)
+        if needs is not None:
+            _check_runtime_calls(needs, target)
+            empty = llvm.parse_assembly("")
+            empty.triple = target.triple
+            engine = llvm.create_mcjit_compiler(empty, tm)
+            engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+            engine.finalize_object()
+            return engine
+        _check_runtime_calls(_asm_needs(tm.emit_assembly(mod)), target)
     engine = llvm.create_mcjit_compiler(mod, tm)
     engine.finalize_object()
     engine.run_static_constructors()
     return engine
 
 
+def undefined_symbols(obj: bytes) -> set[str] | None:
+    """The names an ELF64 little-endian object file needs from elsewhere (its undefined
+    symbols); None for another format."""
+    import struct
+
+    if obj[:4] != b"\x7fELF" or obj[4:6] != b"\x02\x01":
+        return None
+    (shoff,) = struct.unpack_from("<Q", obj, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", obj, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", obj, shoff + i * shentsize) for i in range(shnum)]
+    names: set[str] = set()
+    for _, kind, _, _, offset, size, link, _, _, entsize in sections:
+        if kind != 2 or not entsize:  # SHT_SYMTAB
+            continue
+        strings = sections[link][4]
+        for k in range(size // entsize):
+            name, _, _, shndx, _, _ = struct.unpack_from("<IBBHQQ", obj, offset + k * entsize)
+            if shndx == 0 and name:  # SHN_UNDEF
+                start = strings + name
+                names.add(obj[start : obj.index(b"\0", start)].decode())
+    return names
+
+
 _RUNTIME_CALL = re.compile(r"\$?\b(__[A-Za-z0-9_]+)\b")
 
 
-def _check_runtime_calls(asm: str, target: Target) -> None:
+def _asm_needs(asm: str) -> set[str]:
+    """The ``__`` names assembly text refers to and does not define."""
+    defined = set(re.findall(r"^(__[A-Za-z0-9_]+):", asm, re.M))
+    return set(_RUNTIME_CALL.findall(asm)) - defined
+
+
+def _check_runtime_calls(needs: set[str], target: Target) -> None:
     """Every compiler-runtime function the code calls (half-precision conversions on targets
     without F16C) must exist in this process: an unresolved one would crash the JIT."""
-    defined = set(re.findall(r"^(__[A-Za-z0-9_]+):", asm, re.M))
-    for name in sorted(set(_RUNTIME_CALL.findall(asm)) - defined):
-        if name.startswith("__LCPI") or not llvm.address_of_symbol(name):
-            if name.startswith("__LCPI"):
-                continue
+    for name in sorted(needs):
+        if name.startswith("__") and not name.startswith("__LCPI") and (
+            not llvm.address_of_symbol(name)
+        ):
             raise CodegenError(
                 f"code for target '{target.name}' calls the runtime function {name} (a "
                 "half-precision conversion), which this process does not provide"
