@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from frontend.affine import AffineMap
-from frontend.attributes import AffineMapAttr, EnumAttr
+from frontend.attributes import AffineMapAttr, EnumAttr, IntegerAttr
 from frontend.ir import Operation
 from frontend.ops import vector_shapes
 from frontend.ops.common import fail, ints, is_permutation
@@ -179,6 +179,10 @@ def extract_strided_slice(op: Operation) -> None:
         if not (0 <= offsets[i] and sizes[i] >= 1 and offsets[i] + sizes[i] <= src.shape[i]):
             raise fail(op, f"expected offset + size of dim {i} to be within the source "
                            f"dimension {src.shape[i]}")
+    for i in range(k):  # a scalable dim is taken whole
+        if src.scalable[i] and sizes[i] != src.shape[i]:
+            raise fail(op, f"expected size at idx={i} to match the corresponding base size "
+                           f"from the input vector ({sizes[i]} vs {src.shape[i]})")
     if dst.shape != sizes + src.shape[k:] or dst.element != src.element:  # the type made below
         want = VectorType(sizes + src.shape[k:], src.element, src.scalable)
         raise fail(op, f"expected result type {want}, found {dst}")
@@ -205,6 +209,10 @@ def insert_strided_slice(op: Operation) -> None:
         size = src.shape[i - lead] if i >= lead else 1
         if not (0 <= o and o + size <= dst.shape[i]):
             raise fail(op, f"expected offsets + source shape to fit in dim {i} of the destination")
+    for i in range(src.rank):  # a scalable dim is inserted whole
+        if dst.scalable[lead + i] and src.shape[i] != dst.shape[lead + i]:
+            raise fail(op, f"expected size at idx={i} to match the corresponding base size "
+                           f"from the input vector ({src.shape[i]} vs {dst.shape[lead + i]})")
 
 
 def interleave(op: Operation) -> None:
@@ -392,6 +400,8 @@ def outerproduct(op: Operation) -> None:
             raise fail(op, "expected 1-d vector for operand #2")
         if rhs.element != lhs.element:
             raise fail(op, "operand element types must match")
+        if lhs.scalable[0] and not rhs.scalable[0]:
+            raise fail(op, "expected either both or only #2 operand dim to be scalable")
     elif rhs != lhs.element:
         raise fail(op, "expected operand #2 of same type as the lhs element type")
     acc = _t(op, "acc")
@@ -433,6 +443,9 @@ def contract(op: Operation) -> None:
     for d in range(n):
         if d not in sizes:
             raise fail(op, f"iteration dimension d{d} is not used by any operand")
+    lhs_rhs = {e.position for m in maps[:2] for e in m.results}  # type: ignore[attr-defined]
+    if any(d not in lhs_rhs for d in range(n)):  # a dim of the accumulator alone
+        raise fail(op, "expected all dimensions to be either a LHS or a RHS dimension")
     acc_dims = {e.position for e in maps[2].results}  # type: ignore[attr-defined]
     for d, it in enumerate(iters):
         if it == "reduction" and d in acc_dims:
@@ -495,13 +508,33 @@ def _unit_minor_stride(t: MemRefType) -> bool:
     return m is not None and m.result_positions() == tuple(range(t.rank))
 
 
+def _alignment(op: Operation) -> None:
+    """MLIR 22's optional ``alignment`` of the vector memory ops (the bytes the access may
+    assume): a positive power of two, an i64. It is not part of the op table's attributes
+    (the e-graph's terms do not carry it), so the check is here."""
+    a = op.attributes.get("alignment")
+    if a is None:
+        return
+    value = getattr(a, "value", None)
+    if not (isinstance(a, IntegerAttr) and a.type == IntegerType(64) and isinstance(value, int)
+            and value > 0 and value & (value - 1) == 0):
+        raise fail(op, "attribute 'alignment' failed to satisfy constraint: 64-bit signless "
+                       "integer attribute whose value is positive and whose value is a power "
+                       "of two > 0")
+
+
 def load_store(value: str) -> Callable[[Operation], None]:
     def verify(op: Operation) -> None:
+        _alignment(op)
         base = _t(op, "base")
         v = op.results[0].type if value == "result" else _t(op, value)
         _memref_indices(op, base)
         if isinstance(base, MemRefType) and base.rank and not _unit_minor_stride(base):
             raise fail(op, "most minor memref dim must have unit stride")
+        if isinstance(base, MemRefType) and base.rank < v.rank:
+            raise fail(op, "destination memref has lower rank than the result vector"
+                       if value == "result" else
+                       "source memref has lower rank than the vector to store")
         if isinstance(base.element, VectorType):
             if base.element != v:
                 raise fail(op, "base memref and result vector types should match")
@@ -525,6 +558,7 @@ def _memory_value(op: Operation, value: str) -> Any:
 
 def masked_memory(value: str) -> Callable[[Operation], None]:
     def verify(op: Operation) -> None:
+        _alignment(op)
         v = _memory_value(op, value)
         if _t(op, "mask").shape != v.shape:
             raise fail(op, f"expected {value} dim to match mask dim")
@@ -537,6 +571,7 @@ def masked_memory(value: str) -> Callable[[Operation], None]:
 
 def gather_scatter(value: str) -> Callable[[Operation], None]:
     def verify(op: Operation) -> None:
+        _alignment(op)
         v = _memory_value(op, value)
         idx = _t(op, "index_vec")
         if not isinstance(idx.element, (IntegerType, IndexType)):
@@ -620,6 +655,10 @@ def mask(op: Operation) -> None:
                            f"found '{inner.name}'")
         if [r.type for r in inner.results] != op.result_types:
             raise fail(op, "expects result type to match maskable operation result type")
+        yields = [o for o in ops if o.name == "vector.yield"]
+        if yields and yields[0].operands and list(yields[0].operands) != list(inner.results):
+            raise fail(op, "expects all the results from the MaskableOpInterface to match all "
+                           "the values returned by the terminator")
         expected = inner.spec.mask_type or vector_shapes.mask_like_result
         try:
             want = expected(inner)
@@ -634,8 +673,12 @@ def mask(op: Operation) -> None:
 
 def print_(op: Operation) -> None:
     src = op.operand("source")
-    if src is not None and op.attributes.get("stringLiteral") is not None:
-        raise fail(op, "cannot print both a value and a string literal")
+    punctuation = op.attributes.get("punctuation")
+    if op.attributes.get("stringLiteral") is not None and (
+        src is not None or getattr(punctuation, "value", "newline") != "newline"
+    ):
+        raise fail(op, "failed to verify that `source` or `punctuation` are not set when "
+                       "printing strings")
     if src is not None and not isinstance(src.type, (VectorType, IntegerType, IndexType,
                                                      FloatType)):
         raise fail(op, f"cannot print a value of type {src.type}")
