@@ -157,6 +157,13 @@ class RunStats:
         )
 
 
+# The tables in which the encoder binds each op's value (``eqsat.encode``: ``(BoundTerm block
+# n)`` is op #n of a block), declared by the schema (``eqsat.schema``): names of the program's
+# values, not e-nodes, so the sizes leave them out (as egglog's own ``let`` bindings are).
+BINDING_TABLES = {"Term": "BoundTerm", "Multi": "BoundMulti", "State": "BoundState"}
+_BINDINGS = frozenset(BINDING_TABLES.values())
+
+
 def _seconds(deltas: Iterable[timedelta]) -> float:
     return sum((d.total_seconds() for d in deltas), 0.0)
 
@@ -206,14 +213,16 @@ class EGraph:
     # -- sizes -------------------------------------------------------------------------------
 
     def sizes(self) -> dict[str, int]:
-        """Rows per table (constructors, functions, relations); ~4 us on any graph size."""
+        """Rows per table (constructors, functions, relations; not the bindings,
+        ``BINDING_TABLES``); ~4 us on any graph size."""
         (out,) = self.raw.parse_and_run_program("(print-size)")
-        return dict(out.sizes)
+        return {name: n for name, n in out.sizes if name not in _BINDINGS}
 
     def num_nodes(self) -> int:
-        """e-nodes: rows over all tables (each e-node or function entry is one row)."""
+        """e-nodes: rows over all tables (each e-node or function entry is one row) but the
+        bindings (``BINDING_TABLES``)."""
         (out,) = self.raw.parse_and_run_program("(print-size)")
-        return sum(n for _, n in out.sizes)
+        return sum(n for name, n in out.sizes if name not in _BINDINGS)
 
     def num_classes(self) -> int:
         """e-classes: distinct ids produced by datatype-valued tables. O(rows): ~1 ms per 10k."""
@@ -221,8 +230,8 @@ class EGraph:
         eq = self.schema.eq_sorts
         ids = {
             hash(row.output)  # an int: hashing once beats PyO3 equality in a set
-            for fn in frozen.functions.values()
-            if fn.output_sort in eq and not fn.is_let_binding
+            for name, fn in frozen.functions.items()
+            if fn.output_sort in eq and not fn.is_let_binding and name not in _BINDINGS
             for row in fn.rows
         }
         return len(ids)

@@ -1,4 +1,6 @@
-"""IR -> e-graph terms: each block of straight-line code becomes egglog ``let`` bindings.
+"""IR -> e-graph terms: each block of straight-line code becomes egglog bindings, one row per
+op in a table of the block's values (``(set (BoundTerm block n) term)``, ``eqsat.egraph
+.BINDING_TABLES``), its root a ``let``.
 
 Sharing is preserved (one binding per op), pure ops float freely, effects are threaded
 through the ``mem`` and ``io`` state tokens, and ops with regions become ``Barrier`` nodes
@@ -28,6 +30,7 @@ from frontend.attributes import (
     DenseArrayAttr,
     EnumAttr,
 )
+from eqsat.egraph import BINDING_TABLES
 from eqsat.memory import MemoryBudget
 from frontend.ir import Block, Operation, Value
 from frontend.types import Type, VectorType
@@ -160,6 +163,11 @@ def _nested_ops(op: Operation) -> list[Operation]:
     ]
 
 
+def bound(sort: str, block: int, n: int) -> str:
+    """The term naming op #n of block ``block`` (an op yielding ``sort``) in the e-graph."""
+    return f"({BINDING_TABLES[sort]} {block} {n})"
+
+
 class _Names:
     """The egglog expression of each value visible in the block being encoded. A leaf that
     names a type (``Arg``, ``Outer``, ``Res``) is spelled at its first use, so that its type
@@ -256,7 +264,6 @@ class Encoder:
             self.encoded += 1
             if budget is not None:
                 budget.tick(self.encoded, "encode", lambda op=op: located(op))
-            var = f"$b{b}_{n}"
             inner = masked_op(op)
             if inner is not None:  # (Masked type mask passthru inner)
                 mask, *passthru = op.operands
@@ -270,24 +277,21 @@ class Encoder:
                 self.next_barrier += 1
                 enc.masked[mid] = inner
                 operands = names.uses(list(inner.operands))
-                self.lines.append(
-                    f"(let {var} (Masked {t} {names.use(mask)} {names.uses(passthru)} {expr} "
-                    f"{mid} {operands}))"
-                )
+                var = self._bind("Term", b, n, f"(Masked {t} {names.use(mask)} "
+                                 f"{names.uses(passthru)} {expr} {mid} {operands})")  # fmt: skip
                 names.define_results(op, var, False)
                 continue
             write = masked_write(op)
             if write is not None:  # (TransferWrite v mem idx (mask) ...)
                 c = constructors()[write.name]
                 expr = self._expr(write, c, names, state, mask=op.operands[0])
-                self.lines.append(f"(let {var} {expr})")
-                state["mem"] = var
+                state["mem"] = self._bind(c.sort, b, n, expr)
                 continue
             c = constructors().get(op.name)
             if c is None or (c.sort == "State" and op.results):  # transfer_write to a tensor
-                self._barrier(enc, op, var, names, state)
+                self._barrier(enc, op, n, names, state)
                 continue
-            self.lines.append(f"(let {var} {self._expr(op, c, names, state)})")
+            var = self._bind(c.sort, b, n, self._expr(op, c, names, state))
             if c.effect in (WRITE_OP, PRINT_OP):
                 state["mem" if c.effect == WRITE_OP else "io"] = var
             names.define_results(op, var, c.sort == "Multi")
@@ -324,8 +328,17 @@ class Encoder:
                 parts.append(state[arg.name])
         return f"({' '.join(parts)})"
 
+    def _bind(self, sort: str, block: int, n: int, expr: str) -> str:
+        """Bind op #n of ``block`` to ``expr`` (a line of its own); the term that names it.
+        The bindings are rows of a table per sort (``eqsat.egraph.BINDING_TABLES``), not
+        ``let``s: egglog makes a table of each ``let``, and its saturation and teardown grow
+        with the number of tables."""
+        var = bound(sort, block, n)
+        self.lines.append(f"(set {var} {expr})")
+        return var
+
     def _barrier(
-        self, enc: EncodedBlock, op: Operation, var: str, names: _Names, state: dict[str, str]
+        self, enc: EncodedBlock, op: Operation, n: int, names: _Names, state: dict[str, str]
     ) -> None:
         """An op we do not rewrite: its operands and the values its regions capture are its
         inputs, so that decoding emits them first; its region blocks get roots of their own."""
@@ -351,6 +364,7 @@ class Encoder:
         enc.barrier_captures[bid] = captured
         enc.nested[bid] = regions
         inputs = names.uses(list(op.operands) + captured)
-        self.lines.append(f"(let {var} (Barrier {bid} {inputs} {state['mem']} {state['io']}))")
+        var = self._bind("Multi", enc.index, n,
+                         f"(Barrier {bid} {inputs} {state['mem']} {state['io']})")  # fmt: skip
         state["mem"], state["io"] = f"(MemOut {var})", f"(IOOut {var})"
         names.define_results(op, var, multi=True)

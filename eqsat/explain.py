@@ -29,6 +29,7 @@ import math
 from collections import Counter
 from typing import Any
 
+from eqsat.encode import bound
 from eqsat.optimizer import COMPOUND_OPS, OptimizeResult
 from eqsat.schema import by_constructor, constructors
 from eqsat.strategies import STRATEGIES
@@ -86,7 +87,7 @@ def _round(result: OptimizeResult, round_no: int) -> list[dict[str, Any]]:
             if c is None:
                 continue
             try:
-                cls = snap.root(f"$b{b.index}_{n}")
+                cls = snap.root(bound(c.sort, b.index, n))
             except Exception:  # not extractable (a barrier's multi-result, ...)
                 continue
             forms = _forms(snap, cls, cost, value, best_tree, types)

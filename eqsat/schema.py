@@ -230,10 +230,8 @@ def schema_text() -> str:
     """The whole schema: prelude, one constructor per op, strategy macros, helpers."""
     from eqsat.strategies import STRATEGIES
 
-    lines = [
-        PRELUDE,
-        "; ---- ops, generated from the op table (frontend/ops) -------------------------",
-    ]
+    lines = [PRELUDE, binding_tables()]
+    lines.append("; ---- ops, generated from the op table (frontend/ops) -------------------------")
     for c in constructors().values():
         arg_doc = " ".join(f"{a.name}:{a.sort}" for a in c.args)
         lines.append(f"; {c.op}: {c.summary or c.op}  [{c.effect}]  {arg_doc}")
@@ -250,6 +248,19 @@ def schema_text() -> str:
     lines.append(neutral_facts())
     lines.append(typing_rules())
     return "\n".join(lines) + "\n"
+
+
+def binding_tables() -> str:
+    """The tables the encoder names a block's values in (``eqsat.egraph.BINDING_TABLES``):
+    ``(BoundTerm block n)`` is op #n's value. Why not a ``let`` per op: egglog makes a table of
+    each, and its saturation and teardown grow with the number of tables (a window of 4,096
+    ops saturated in half the time with these)."""
+    from eqsat.egraph import BINDING_TABLES
+
+    out = ["; ---- the encoder's names of each block's values (eqsat.encode) ---------------"]
+    for sort, table in BINDING_TABLES.items():
+        out.append(f"(function {table} (i64 i64) {sort} :no-merge)")
+    return "\n".join(out) + "\n"
 
 
 def typing_rules() -> str:

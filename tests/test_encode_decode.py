@@ -124,3 +124,32 @@ def test_a_long_def_use_chain_decodes():
     )
     out = optimize_module(parse(src)).module
     assert sum(1 for op in out.walk() if op.name == "arith.mulf") == n - 1
+
+
+def test_values_are_bound_in_one_table_and_types_once() -> None:
+    """The encoding names each op's value by a row of a binding table
+    (``eqsat.egraph.BINDING_TABLES``) and each type by one ``let``: egglog makes a table of
+    every ``let``, and its saturation and teardown grow with the number of tables. The
+    bindings are not e-nodes: the sizes leave them out."""
+    from eqsat.egraph import EGraph
+    from eqsat.schema import schema_text
+    from experiments.lib.scaling_programs import straight_line
+
+    module = parse(straight_line(300, seed=3), "s.mlir")
+    body = module.ops[0].regions[0].blocks[0]
+    enc = Encoder()
+    enc.encode_block(body)
+    eg = EGraph()
+    eg.run(schema_text(), "<schema>")
+    eg.run(enc.text(), "<program>")
+    tables = eg.raw.freeze().functions
+    lets = [name for name, fn in tables.items() if fn.is_let_binding]
+    assert len(lets) == len(enc.types) + 1  # the types and the root
+    assert len(tables["BoundTerm"].rows) == len(body.ops) - 1  # every op but the return
+    (out,) = eg.raw.parse_and_run_program("(print-size)")
+    every = dict(out.sizes)
+    assert every["BoundTerm"] == len(body.ops) - 1 and "BoundTerm" not in eg.sizes()
+    assert eg.num_nodes() == sum(every.values()) - every["BoundTerm"] == sum(eg.sizes().values())
+    # each type is written once, where it is first used
+    text = enc.text()
+    assert all(text.count(term) == 1 for term in enc.types)
