@@ -171,8 +171,13 @@ def main(argv: list[str] | None = None) -> int:
         rev or "not recorded (no LLVM_REVISION file in the directory)")
     command = "python experiments/mlir_integration.py " + " ".join(sys.argv[1:] if argv is None
                                                                     else argv)
+    from experiments.lib.provenance import markdown_header, record
+
+    prov = markdown_header(record(["experiments/mlir_integration.py",
+                                   *(sys.argv[1:] if argv is None else argv)]))
     (out_dir / "mlir_integration.md").write_text(
-        markdown(records, targets, [f"**{line}**", "", counts, "", origin, "", f"`{command}`"]),
+        prov + "\n" + markdown(records, targets, [f"**{line}**", "", counts, "", origin, "",
+                                                   f"`{command}`"]),
         encoding="utf-8",
     )
     print(counts)
