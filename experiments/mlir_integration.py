@@ -130,6 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=None, help="seconds per stage (default 60)")
     ap.add_argument("--jobs", type=int, default=1, help="files run at once (default 1)")
     args = ap.parse_args(argv)
+    from experiments.lib.provenance import markdown_header, record
+
+    # taken before the run: its own results files (tracked) would make the tree look dirty
+    prov = markdown_header(record(["experiments/mlir_integration.py",
+                                   *(sys.argv[1:] if argv is None else argv)]))
     if not args.dir.is_dir():
         print(f"mlir_integration: error: {args.dir} is not a directory", file=sys.stderr)
         return 2
@@ -171,10 +176,6 @@ def main(argv: list[str] | None = None) -> int:
         rev or "not recorded (no LLVM_REVISION file in the directory)")
     command = "python experiments/mlir_integration.py " + " ".join(sys.argv[1:] if argv is None
                                                                     else argv)
-    from experiments.lib.provenance import markdown_header, record
-
-    prov = markdown_header(record(["experiments/mlir_integration.py",
-                                   *(sys.argv[1:] if argv is None else argv)]))
     (out_dir / "mlir_integration.md").write_text(
         prov + "\n" + markdown(records, targets, [f"**{line}**", "", counts, "", origin, "",
                                                    f"`{command}`"]),
