@@ -733,7 +733,8 @@ def _optimize_windowed(
                 before = {id(f): len(blocks[id(f)].ops) for f, _ in piece}
                 del encodings[i]
                 # The collector paused from decoding to printing: the piece's ops are walked
-                # once, by ``settle`` (a young collection between the steps walked them too)
+                # once, by ``settle`` (a young collection between the steps walked them too),
+                # or by no collection when the piece came from the other process (below)
                 with gc_paused():
                     try:
                         _decode_piece(piece, encoded, got.roots, memory, blocks, outer)
@@ -753,14 +754,16 @@ def _optimize_windowed(
                             printed[id(blocks[id(f)])].add(blocks[id(f)].ops[before[id(f)]:],
                                                            keys)  # fmt: skip
                     del got, new, keys
+                    # Settled before the collector resumes (its first young collection would
+                    # walk every object of the piece). A piece from the other process was
+                    # unpacked, decoded, verified and printed here, making no garbage cycle
+                    # (tests/test_ahead.py): its objects are frozen without a collection
+                    # walking them; after a piece extracted here, the garbage is collected.
+                    settle(collect=here[0] != here[1])
+                    here[1] = here[0]
                 seconds["decode"] += time.perf_counter() - t0
                 pace[2] += time.perf_counter() - t0
                 pace[3] += 1
-                # A piece from the other process was unpacked, decoded, verified and printed
-                # here, making no garbage cycle (tests/test_ahead.py): its objects are frozen
-                # without a collection walking them
-                settle(collect=here[0] != here[1])
-                here[1] = here[0]
     finally:
         if ahead is not None:
             ahead.close()

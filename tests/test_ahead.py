@@ -151,6 +151,26 @@ def test_a_deep_chain_crosses_the_pipe() -> None:
 
 
 @forks
+def test_the_child_freezes_what_it_inherits() -> None:
+    """The second process's collections skip the objects it was forked with (the program):
+    frozen first thing, they are not walked by every full collection the extraction makes."""
+    kept = [[i] for i in range(5000)]  # objects of this process, tracked by the collector
+
+    def job(i: int) -> tuple[int, bool]:
+        tracked = {id(o) for o in gc.get_objects()}  # (the frozen ones are not listed)
+        return gc.get_freeze_count(), id(kept[0]) in tracked
+
+    ahead = Ahead.start(job, 1)
+    assert ahead is not None
+    try:
+        (frozen, walked), child = ahead.get(0, job, lambda left: False)  # the child's
+    finally:
+        ahead.close()
+    assert child and frozen >= len(kept) and not walked
+    assert len(kept) == 5000
+
+
+@forks
 def test_results_in_order_and_errors_raised_again() -> None:
     def job(i: int) -> int:
         if i == 2:
