@@ -1,7 +1,7 @@
 """Differential fuzzing: random programs, every stage of the pipeline, every output compared.
 
     python experiments/fuzz.py --n 1000 --seed 0 [--quick] [--batch 25] [--save-dir DIR]
-                               [--report FILE] [--state FILE] [--max-seconds S]
+                               [--report FILE] [--state FILE] [--max-seconds S] [--jobs N]
 
 Each program of ``eqsat.fuzzgen.programs()`` is printed and parsed back (the same text),
 interpreted on inputs that include special values (``eqsat.special_values``), optimized
@@ -597,10 +597,14 @@ def main(argv: list[str] | None = None) -> int:
                     "many programs were checked)")
     ap.add_argument("--report", type=Path, default=None,
                     help="write the coverage report (markdown, with provenance) here")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="batches checked at once, each in a worker process (default 1)")
     ap.add_argument("--state", type=Path, default=None,
                     help="a campaign state file: go on where the last run with it stopped "
                     "(same programs, same commit; experiments/lib/fuzz_campaign.py)")
     args = ap.parse_args(argv)
+    if args.jobs < 1:
+        ap.error(f"--jobs {args.jobs}: expected at least 1")
     n = min(args.n, 40) if args.quick else args.n
     chosen = variants("quick" if args.quick else "all")
     start = time.perf_counter()
@@ -626,15 +630,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"resuming {args.state}: {done} programs checked in {before:.0f} s before",
               file=sys.stderr)
     items = list(generate(n, args.seed, args.max_ops))
-    for at in range(done, len(items), args.batch):
-        if args.max_seconds is not None and time.perf_counter() - start > args.max_seconds:
-            print(f"stopped after {done} of {len(items)} programs: --max-seconds "
-                  f"{args.max_seconds:g} reached", file=sys.stderr)
-            break
-        batch = items[at : at + args.batch]
-        extra = [] if args.quick else [forced_variant(forced_for_batch(at // args.batch))]
-        findings += check_batch(batch, chosen + extra, tally=tally)
-        done += len(batch)
+
+    def out_of_time() -> bool:
+        return args.max_seconds is not None and time.perf_counter() - start > args.max_seconds
+
+    for at, found, batch_tally in _batches(items, done, args.batch, args.quick, args.jobs,
+                                           out_of_time):
+        findings += found
+        tally.merge(batch_tally)
+        done = at + len(items[at : at + args.batch])
         if args.verbose:
             print(f"  {done} programs, {len(findings)} findings, "
                   f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
@@ -645,6 +649,9 @@ def main(argv: list[str] | None = None) -> int:
             campaign.save(args.state)
         if args.report is not None:  # kept current: a long campaign can be read as it runs
             _write_report(args.report, tally, done, findings, seconds, argv)
+    if done < len(items) and out_of_time():
+        print(f"stopped after {done} of {len(items)} programs: --max-seconds "
+              f"{args.max_seconds:g} reached", file=sys.stderr)
     mismatches = sum(f.kind == "mismatch" for f in findings)
     crashes = sum(f.kind == "crash" for f in findings)
     for f in findings:
@@ -669,6 +676,51 @@ def main(argv: list[str] | None = None) -> int:
         _write_report(args.report, tally, done, findings, seconds, argv)
         print(f"coverage report: {args.report}")
     return 1 if findings else 0
+
+
+def _check_batch_job(batch: list[tuple[str, int]], k: int, quick: bool
+                     ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Batch ``k`` checked in a worker process (its variants built there: they hold
+    closures), findings and tally as plain values."""
+    tally = Tally()
+    extra = [] if quick else [forced_variant(forced_for_batch(k))]
+    found = check_batch(batch, variants("quick" if quick else "all") + extra, tally=tally)
+    return [asdict(f) for f in found], tally.to_json()
+
+
+def _batches(items: list[tuple[str, int]], done: int, size: int, quick: bool, jobs: int,
+             out_of_time: Callable[[], bool]) -> Iterator[tuple[int, list[Finding], Tally]]:
+    """(first program, findings, tally) of each batch from program ``done`` on, in order;
+    ``jobs`` > 1 checks that many batches at once in worker processes. No new batch starts
+    once ``out_of_time()``."""
+    starts = iter(range(done, len(items), size))
+    if jobs <= 1:
+        for at in starts:
+            if out_of_time():
+                return
+            found, tally = _check_batch_job(items[at : at + size], at // size, quick)
+            yield at, [Finding(**f) for f in found], Tally.from_json(tally)
+        return
+    import collections
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        queue: collections.deque[tuple[int, Any]] = collections.deque()
+
+        def submit() -> None:
+            at = next(starts, None)
+            if at is not None and not out_of_time():
+                queue.append((at, pool.submit(_check_batch_job, items[at : at + size],
+                                              at // size, quick)))
+
+        for _ in range(jobs):
+            submit()
+        while queue:
+            at, future = queue.popleft()
+            found, tally = future.result()
+            submit()
+            yield at, [Finding(**f) for f in found], Tally.from_json(tally)
 
 
 def _write_report(path: Path, tally: Tally, done: int, findings: list[Finding], seconds: float,

@@ -313,3 +313,24 @@ def test_a_campaign_resumes_where_it_stopped_and_refuses_other_code(
     state.write_text("{not json")
     assert fuzz.main(args) == 2
     assert "not a fuzz campaign state file" in capsys.readouterr().err
+
+
+def test_batches_in_worker_processes_give_the_same_tally(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--jobs 2 checks the batches in two worker processes; the campaign's programs, tally
+    and findings are those of one process (a merge that lost or doubled a batch would show)."""
+    from experiments.sweeplib import provenance
+
+    monkeypatch.setattr(provenance, "git_commit", lambda: {"commit": "ab" * 20, "dirty": False})
+    saved = []
+    for jobs in (1, 2):
+        state = tmp_path / f"state{jobs}.json"
+        assert fuzz.main(["--n", "6", "--batch", "2", "--seed", "5", "--quick", "--no-shrink",
+                          "--jobs", str(jobs), "--state", str(state)]) == 0
+        data = json.loads(state.read_text())
+        del data["tally"]["seconds"], data["seconds"]
+        saved.append(data)
+    assert saved[0] == saved[1] and saved[0]["done"] == 6
+    assert saved[0]["tally"]["programs"] == 6 and sum(saved[0]["tally"]["compared"].values())
+    with pytest.raises(SystemExit):
+        fuzz.main(["--jobs", "0"])

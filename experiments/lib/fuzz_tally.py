@@ -260,6 +260,16 @@ class Tally:
             tally.excluded[stage].update(reasons)
         return tally
 
+    def merge(self, other: Tally) -> None:
+        """Add another tally's counts (a batch checked in a worker process)."""
+        self.programs += other.programs
+        for mine, theirs in ((self.strategies, other.strategies),
+                             (self.lowerings, other.lowerings),
+                             (self.compared, other.compared), (self.seconds, other.seconds)):
+            mine.update(theirs)
+        for stage, reasons in other.excluded.items():
+            self.excluded[stage].update(reasons)
+
     def exclude(self, stage: str, reasons: list[str]) -> None:
         for r in reasons:
             self.excluded[stage][r] += 1
