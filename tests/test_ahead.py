@@ -245,6 +245,8 @@ def test_a_piece_is_taken_only_when_the_second_process_would_still_be_at_work() 
     assert not _worth(pace, undecoded=20, left=14)  # 32.5 < 34.2: it ends first, let it
     assert not _worth(pace, undecoded=3, left=1)  # the last one: the child ends first
     assert _worth([0.0, 0, 0.0, 0], undecoded=25, left=24)  # no pace known yet: take one
+    assert _worth([0.0, 0, 0.0, 0], undecoded=25, left=24, taken=[0])
+    assert not _worth([0.0, 0, 0.0, 0], undecoded=25, left=23, taken=[1])  # only one
     assert _worth([25.0, 10, 0.0, 0], undecoded=25, left=1)
 
 
