@@ -635,7 +635,7 @@ def main(argv: list[str] | None = None) -> int:
         return args.max_seconds is not None and time.perf_counter() - start > args.max_seconds
 
     for at, found, batch_tally in _batches(items, done, args.batch, args.quick, args.jobs,
-                                           out_of_time):
+                                           out_of_time, chosen):
         findings += found
         tally.merge(batch_tally)
         done = at + len(items[at : at + args.batch])
@@ -678,27 +678,33 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if findings else 0
 
 
-def _check_batch_job(batch: list[tuple[str, int]], k: int, quick: bool
+def _check_batch_job(batch: list[tuple[str, int]], k: int, quick: bool,
+                     base: list[Variant] | None = None
                      ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Batch ``k`` checked in a worker process (its variants built there: they hold
-    closures), findings and tally as plain values."""
+    """Batch ``k`` checked against ``base`` (in a worker process, None: its variants are
+    built there, since they hold closures) and batch ``k``'s forced strategies; findings and
+    tally as plain values."""
     tally = Tally()
+    if base is None:
+        base = variants("quick" if quick else "all")
     extra = [] if quick else [forced_variant(forced_for_batch(k))]
-    found = check_batch(batch, variants("quick" if quick else "all") + extra, tally=tally)
+    found = check_batch(batch, base + extra, tally=tally)
     return [asdict(f) for f in found], tally.to_json()
 
 
 def _batches(items: list[tuple[str, int]], done: int, size: int, quick: bool, jobs: int,
-             out_of_time: Callable[[], bool]) -> Iterator[tuple[int, list[Finding], Tally]]:
-    """(first program, findings, tally) of each batch from program ``done`` on, in order;
-    ``jobs`` > 1 checks that many batches at once in worker processes. No new batch starts
+             out_of_time: Callable[[], bool], base: list[Variant]
+             ) -> Iterator[tuple[int, list[Finding], Tally]]:
+    """(first program, findings, tally) of each batch from program ``done`` on, in order,
+    against ``base`` and the batch's forced strategies; ``jobs`` > 1 checks that many
+    batches at once in worker processes (which build ``base`` again). No new batch starts
     once ``out_of_time()``."""
     starts = iter(range(done, len(items), size))
     if jobs <= 1:
         for at in starts:
             if out_of_time():
                 return
-            found, tally = _check_batch_job(items[at : at + size], at // size, quick)
+            found, tally = _check_batch_job(items[at : at + size], at // size, quick, base)
             yield at, [Finding(**f) for f in found], Tally.from_json(tally)
         return
     import collections
