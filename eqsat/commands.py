@@ -10,6 +10,7 @@ from eqsat.cost_options import cost_item, native_spec
 from eqsat.inputs import egraph_file, memory_size, positive, positive_seconds, read_input
 from eqsat.memory import MemoryBudget, MemoryExceeded, default_limit
 from frontend import parse, print_module
+from frontend.printer import write_module
 
 
 def _usage(message: str) -> SystemExit:
@@ -173,11 +174,10 @@ def _opt(args: argparse.Namespace, memory: MemoryBudget) -> int:
                             args.fp_contract))  # fmt: skip
     else:
         try:
-            printed = print_module(result.module, generic=args.generic, ready=result.printed)
+            write_module(result.module, out, generic=args.generic, ready=result.printed)
         except MemoryError:
             raise MemoryExceeded(memory.limit, "print") from None
         memory.check("print")
-        out.write(printed)
     if out is not sys.stdout:
         out.close()
     if args.dump_egraph:

@@ -59,6 +59,33 @@ def test_bodies_printed_window_by_window_print_as_the_module_does() -> None:
     assert "// printed ahead" not in print_module(result.module, ready=result.printed)
 
 
+def test_written_module_copies_bodies_printed_ahead_chunk_by_chunk(monkeypatch) -> None:
+    """``write_module`` writes what ``print_module`` returns, each body printed ahead copied
+    from its file (chunks of 7 characters here: the copy must cross chunk boundaries and
+    drop only the body's final newline), not from the string of ``text()``."""
+    import io
+
+    import frontend.printer as printer
+
+    module = parse(straight_line(150, seed=7), "p.mlir")
+    result = optimize_module(module, target=load_target("avx2"), budget=Budget(window=30))
+    whole = print_module(result.module)
+    monkeypatch.setattr(printer, "_CHUNK", 7)
+    out = io.StringIO()
+    printer.write_module(result.module, out, ready=result.printed)
+    assert out.getvalue() == whole
+    (done,) = result.printed.values()
+    done.text = lambda: "  // not copied"  # type: ignore[method-assign]
+    out = io.StringIO()
+    printer.write_module(result.module, out, ready=result.printed)
+    assert out.getvalue() == whole
+    # without bodies printed ahead, or in the generic form, it is ``print_module`` alike
+    for generic in (False, True):
+        out = io.StringIO()
+        printer.write_module(result.module, out, generic=generic)
+        assert out.getvalue() == print_module(result.module, generic=generic)
+
+
 def test_packed_terms_keep_their_sharing_and_literals() -> None:
     leaf = Term("Arg", ("f32", 0))
     shared = Term("AddF", (leaf, leaf))
