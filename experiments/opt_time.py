@@ -8,7 +8,7 @@ user + system CPU time of the child is what the run itself used. Each run append
 record (provenance, wall, user, sys, peak resident size, the ``--stats`` phase times, which are
 wall-clock, and the output's size) to ``records.jsonl`` and rewrites ``opt-time.md``.
 
-Usage: ``python -m experiments.opt_time --ops 16000 100000 [--out DIR] [--keep-output DIR]``.
+Usage: ``python -m experiments.opt_time --ops 16000 100000 [--repeat N] [--out DIR] [--keep-output DIR]``.
 """
 
 from __future__ import annotations
@@ -36,6 +36,17 @@ OUT = ROOT / "experiments" / "results" / "scaling-100k"
 _TIMING = re.compile(r"timing: (.*?); extracted cost")
 
 
+def host_probe() -> float:
+    """Seconds of a fixed pure-Python loop (10^7 additions), timed just before a run: this
+    host's speed drifts (the same commit's 100,000-op run took 49.9 s and 60.1 s within the
+    hour, the loop 1.8 s and 2.0 s), so a record carries the speed it ran at."""
+    t0 = time.perf_counter()
+    total = 0
+    for i in range(10_000_000):
+        total += i
+    return round(time.perf_counter() - t0, 2)
+
+
 def measure(ops: int, budget: str = "4G", keep: Path | None = None) -> dict[str, Any]:
     """One ``eqsat opt`` run on ``straight_line(ops)``: its times, peak and output size;
     ``keep``: a directory the output is copied to (``opt-N.mlir``), to compare the outputs
@@ -47,6 +58,7 @@ def measure(ops: int, budget: str = "4G", keep: Path | None = None) -> dict[str,
                 "--max-memory", budget, "--stats", "-o", str(dst)]  # fmt: skip
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         load_before = os.getloadavg()
+        probe = host_probe()
         err = Path(tmp) / "stderr"
         t0 = time.perf_counter()
         with err.open("w") as errf:
@@ -81,6 +93,7 @@ def measure(ops: int, budget: str = "4G", keep: Path | None = None) -> dict[str,
         # how many windows, how many the second process extracted, its peak (eqsat.ahead)
         "windows": [ln for ln in stderr.splitlines() if ln.startswith("windows: ")],
         "load_before": [round(x, 2) for x in load_before],
+        "host_probe_s": probe,
         "load_after": [round(x, 2) for x in os.getloadavg()],
         "error": "" if proc.returncode == 0 else stderr.strip().splitlines()[-1:],
     }
@@ -95,8 +108,8 @@ def _extract(phases: dict[str, float]) -> str:
 
 def markdown(records: list[dict[str, Any]]) -> str:
     head = ("| commit | ops | wall s | CPU s (user + sys) | peak MiB | encode | saturate | "
-            "extract | decode + verify | output lines | load (1 min) before, after |")  # fmt: skip
-    rows = [head, "|" + "---|" * 11]
+            "extract | decode + verify | output lines | load (1 min) before, after | host probe s |")  # fmt: skip
+    rows = [head, "|" + "---|" * 12]
     for r in records:
         p = r["phases_wall_s"]
         git = r["provenance"]["git"]
@@ -105,14 +118,15 @@ def markdown(records: list[dict[str, Any]]) -> str:
             f"| {commit} | {r['ops']:,} | {r['wall_s']:,} | {r['cpu_s']:,} ({r['user_s']:,} + {r['sys_s']}) "
             f"| {r['peak_mib']:,} | {p.get('encode', '')} | {p.get('saturate', '')} "
             f"| {_extract(p)} | {p.get('decode', '')} | {r['output_lines']:,} "
-            f"| {r['load_before'][0]}, {r['load_after'][0]} |"
+            f"| {r['load_before'][0]}, {r['load_after'][0]} | {r.get('host_probe_s', '')} |"
         )
     return "\n".join([
         "# `eqsat opt --target avx2 --max-memory 4G --stats` on straight-line programs",
         "",
         "Phase columns are the `--stats` times in wall seconds (the machine is shared: compare",
         "the CPU column across runs, and the phases only within a run). A `+` after the commit:",
-        "the tree had changes not committed (see the record's provenance).",
+        "the tree had changes not committed (see the record's provenance). Host probe: seconds of",
+        "a fixed Python loop just before the run (`host_probe`): the host's speed drifts.",
         "",
         *rows,
         "",
@@ -123,12 +137,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ops", type=int, nargs="+", default=[16_000, 100_000])
     ap.add_argument("--budget", default="4G", help="--max-memory of each run (default 4G)")
+    ap.add_argument("--repeat", type=int, default=1, help="runs of each size (default 1)")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--keep-output", type=Path, metavar="DIR",
                     help="copy each run's output to DIR/opt-N.mlir (to compare commits)")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    for ops in args.ops:
+    if args.repeat < 1:
+        ap.error(f"--repeat: expected a positive count, got {args.repeat}")
+    for ops in [n for n in args.ops for _ in range(args.repeat)]:
         rec = {"provenance": record(), **measure(ops, args.budget, args.keep_output)}
         log_record(rec, args.out / "records.jsonl", args.out / "opt-time.md", markdown)
     return 0
