@@ -414,8 +414,7 @@ class Snapshot:
             sets = {}
             for c in order:
                 own, below = dag_below(self, best[c], sets, cost)
-                below[c] = own
-                sets[c] = _capped(below)  # type: ignore[index]
+                sets[c] = _settled(below, c, own)  # type: ignore[index]
         exact = dag_total(self, cls, best, cost, lambda node: dag_below(self, node, sets, cost)[0])
         return exact  # type: ignore[return-value]
 
@@ -557,8 +556,7 @@ def _knuth(
             own, below = priced[node]
             for other in members[cls]:
                 priced.pop(other, None)
-            below[cls] = own
-            sets[cls] = _capped(below)
+            sets[cls] = _settled(below, cls, own)
         best[cls] = node
         value[cls] = total
         if cls == root and not full:
@@ -580,6 +578,30 @@ def _capped(below: dict[int, float]) -> dict[int, float]:
     if len(below) <= DAG_SET_CAP:
         return below
     return dict(islice(below.items(), len(below) - DAG_SET_CAP, None))
+
+
+# At most this many entries are dropped from a set in place (``_settled``); more, and the set
+# is built again from the rest.
+_DROP_IN_PLACE = 32
+
+
+def _settled(below: dict[int, float], cls: int, own: float) -> dict[int, float]:
+    """``_capped(below | {cls: own})``, the class's own entry last, made from ``below`` (a
+    fresh set of the caller's, changed here). Why: a set of a class reached by one child is
+    its child's set and one more entry, and building the last ``DAG_SET_CAP`` entries again
+    was the greedy extraction's main cost on long programs; the oldest entries are dropped
+    in place instead (the dict keeps the order of the rest)."""
+    excess = len(below) + 1 - DAG_SET_CAP
+    if excess <= 0 or cls in below:
+        below[cls] = own
+        return _capped(below)
+    if excess <= _DROP_IN_PLACE:
+        for k in list(islice(below, excess)):
+            del below[k]
+    else:
+        below = dict(islice(below.items(), excess, None))
+    below[cls] = own
+    return below
 
 
 def dag_below(

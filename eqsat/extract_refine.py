@@ -21,7 +21,7 @@ from eqsat.extract import (
     CostFn,
     Extraction,
     Snapshot,
-    _capped,
+    _settled,
     _knuth,
     dag_below,
     dag_total,
@@ -192,8 +192,7 @@ def _kernel_set(
     sets: dict[int, dict[int, float]] = {}
     for c in postorder(snap, top, choice, stop=TILE_LEAVES):
         own, below = dag_below(snap, choice[c], sets, cost)
-        below[c] = own
-        sets[c] = _capped(below)
+        sets[c] = _settled(below, c, own)
     return frozenset(classes), sets[top], tuple(inner), sum(sets[top].values())
 
 

@@ -215,3 +215,21 @@ func.func @second(%a: vector<4xf32>) -> vector<4xf32> {
     monkeypatch.setattr(opt, "_extract_root", fail_on_second)
     with pytest.raises(ExtractionError, match=r"^@second \(f\.mlir:4:1\): root .* no finite term"):
         opt.optimize_module(parse(text, "f.mlir"), target=load_target("avx2"))
+
+
+def test_a_settled_set_is_the_capped_set_with_the_class_last() -> None:
+    """``_settled`` (sets trimmed in place) gives what ``_capped`` of the set with the class's
+    own entry added gives, in the same order: the extraction's choices depend on that order."""
+    from eqsat.extract import DAG_SET_CAP, _capped, _settled
+
+    for size in (0, 5, DAG_SET_CAP - 1, DAG_SET_CAP, DAG_SET_CAP + 31, DAG_SET_CAP + 40, 600):
+        below = {(i * 7919) % 1000: float(i) for i in range(size)}
+        keys = list(below)
+        # a new class, and (where there are some) the oldest class and one in the middle
+        for cls in (-1, *keys[:1], *keys[size // 2 : size // 2 + 1]):
+            want = dict(below)
+            want[cls] = 0.5
+            want = _capped(want)
+            got = _settled(dict(below), cls, 0.5)
+            assert list(got.items()) == list(want.items()), (size, cls)
+            assert len(got) <= DAG_SET_CAP
