@@ -70,7 +70,9 @@ class PrintedBody:
         p.templates.known = keys
         try:
             with gc_paused():
-                self.spool.write("\n".join([p.op(op) for op in ops]) + "\n")
+                lines = ([p.op(op) for op in ops] if keys is None
+                         else p.templates.lines(p, ops, keys))  # fmt: skip
+                self.spool.write("\n".join(lines) + "\n")
         finally:
             p.templates.known = None
         self.ops.extend(ops)
