@@ -549,12 +549,13 @@ def _verify(
     out: Module,
     user: tuple[RuleFile, ...],
     snap: Snapshot | None = None,
-    verified: set[int] | frozenset[int] = frozenset(),
+    verified: dict[int, int] | None = None,
     ops: list[Operation] | None = None,
     symbols: dict[str, Operation] | None = None,
     keys: dict[int, tuple[Any, ...]] | None = None,
 ) -> None:
-    """Verify the extracted program (but the ops in ``verified``), or with ``ops`` only those
+    """Verify the extracted program (but the first ops of the blocks in ``verified``:
+    ``verify_module``), or with ``ops`` only those
     ops, ahead of the program (``symbols``: its symbols; ``keys`` receives their signatures,
     ``verify_ops``); a failure with user rules is theirs (ill-typed)."""
     try:
@@ -697,7 +698,7 @@ def _optimize_windowed(
     printed = {id(blocks[id(f)]): PrintedBody(blocks[id(f)]) for f in funcs
                if len(plans[id(f)]) > 1}  # fmt: skip
     symbols = symbol_table(module)  # the output's functions keep the input's names and types
-    verified: set[int] = set()
+    verified: dict[int, int] = {}  # id of a body's block -> its first ops verified so far
     child_peak = 0
     # seconds the second process took to extract its pieces and how many, seconds this one
     # took to decode, verify and print its pieces and how many (``_worth``)
@@ -749,7 +750,12 @@ def _optimize_windowed(
                            if op.spec is None or not op.spec.has("terminator")]
                     keys: dict[int, tuple[Any, ...]] = {}  # their signatures, for printing
                     _verify(out, user, ops=new, symbols=symbols, keys=keys)
-                    verified.update(map(id, new))
+                    for f, _ in piece:  # every op so far but a terminator (the last op)
+                        body = blocks[id(f)].ops
+                        last = body[-1] if body else None
+                        verified[id(blocks[id(f)])] = len(body) - (
+                            last is not None and last.spec is not None
+                            and last.spec.has("terminator"))  # fmt: skip
                     for f, w in piece:
                         if w is not None:
                             printed[id(blocks[id(f)])].add(blocks[id(f)].ops[before[id(f)]:],

@@ -7,7 +7,7 @@ next to each op's spec.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from frontend.errors import VerifyError
@@ -26,10 +26,12 @@ from frontend.ops.spec import (
 from frontend.types import FunctionType
 
 
-def verify_module(module: Module, verified: frozenset[int] | set[int] = frozenset()) -> None:
+def verify_module(module: Module, verified: Mapping[int, int] | None = None) -> None:
     """Raise ``VerifyError`` (with the op's file:line:col) at the first broken rule.
-    ``verified``: ids of ops already verified by ``verify_ops`` (with the ops nested in
-    them), which are skipped."""
+    ``verified``: by id of block, how many of its first ops ``verify_ops`` verified already
+    (with the ops nested in them), which are skipped (a body built piece by piece: all but its
+    terminator, without a walk of its millions of ops)."""
+    verified = verified or {}
     symbols = symbol_table(module)
     for op in module.ops:
         _verify_top_level(op)
@@ -84,18 +86,18 @@ def _verify_top_level(op: Operation) -> None:
 
 
 def _verify_tree(
-    op: Operation, symbols: dict[str, Operation], verified: frozenset[int] | set[int] = frozenset()
+    op: Operation, symbols: dict[str, Operation], verified: Mapping[int, int] | None = None
 ) -> None:
     """``op`` and every op nested in it, in textual order (as ``op.walk()`` visits them),
-    except the ops in ``verified``."""
+    except the first ops of the blocks in ``verified`` (see ``verify_module``)."""
     verify_op(op)
     if op.name in _SYMBOL_USERS:
         _verify_symbol_use(op, symbols)
     for region in op.regions:
         for block in region.blocks:
-            for inner in block.ops:
-                if id(inner) not in verified:
-                    _verify_tree(inner, symbols, verified)
+            skip = verified.get(id(block), 0) if verified else 0
+            for inner in block.ops[skip:] if skip else block.ops:
+                _verify_tree(inner, symbols, verified)
 
 
 def verify_op(op: Operation) -> tuple[Any, ...] | None:

@@ -330,3 +330,31 @@ def test_the_budget_counts_its_peers_above_what_they_share() -> None:
     # a process that has ended counts 0
     gone = MemoryBudget(1 << 40, peers={2**22 + 12345: 0}).used()
     assert gone < 1.2 * alone
+
+
+def test_the_last_verification_skips_the_ops_verified_piece_by_piece_and_no_more() -> None:
+    """``verify_module(module, verified)`` skips the first ``verified[id(block)]`` ops of a
+    block (verified as their piece was built) and verifies the rest, the terminator with its
+    function's types among them."""
+    from frontend import MLIRError
+    from frontend.verifier import verify_module
+
+    module = parse(
+        "func.func @f(%a: vector<4xf32>, %b: vector<8xf32>) -> vector<4xf32> {\n"
+        "  %0 = arith.addf %a, %a : vector<4xf32>\n"
+        "  %1 = arith.mulf %0, %0 : vector<4xf32>\n"
+        "  return %1 : vector<4xf32>\n}",
+        "p.mlir",
+    )
+    block = module.ops[0].regions[0].blocks[0]
+    add, _, ret = block.ops
+    add.operands[0] = block.args[1]  # 8 lanes added to 4
+    verify_module(module, {id(block): 1})  # skipped: as if verified before it was changed
+    for verified in ({id(block): 0}, None):
+        with pytest.raises(MLIRError):
+            verify_module(module, verified)
+    add.operands[0] = block.args[0]
+    verify_module(module, {id(block): 2})
+    ret.operands[0] = block.args[1]  # the return no longer matches @f's type
+    with pytest.raises(MLIRError):
+        verify_module(module, {id(block): 2})
