@@ -120,11 +120,11 @@ def clone_region(region: Region, mapping: dict[int, Value]) -> Region:
 @cache
 def _op_plan(
     cons: str,
-) -> tuple[Constructor, OpSpec, tuple[int, ...], int | None, _Attrs] | None:
+) -> tuple[Constructor, OpSpec, tuple[int, ...], int | None, _Attrs, _Roles] | None:
     """What ``_BlockDecoder.op`` reads of constructor ``cons`` (None for an unknown one): the
     constructor, its op's spec, the positions of its state arguments and of its iterator
-    types (which size a contraction's maps), looked up once instead of once per op; and the
-    memo of its decoded attributes."""
+    types (which size a contraction's maps), looked up once instead of once per op; the
+    memo of its decoded attributes; and each other argument's position, role and ``Arg``."""
     c = by_constructor().get(cons)
     if c is None:
         return None
@@ -132,7 +132,19 @@ def _op_plan(
     assert spec is not None
     states = tuple(i for i, arg in enumerate(c.args) if arg.role == "state")
     iterators = next((i for i, arg in enumerate(c.args) if arg.name == "iterator_types"), None)
-    return c, spec, states, iterators, _Attrs(spec)
+    roles = tuple(
+        (i, _ROLE_CODES[arg.role if arg.role != "operand" or arg.kind == "single" else "list"], arg)
+        for i, arg in enumerate(c.args)
+        if arg.role in _ROLE_CODES or arg.role == "operand"
+    )
+    return c, spec, states, iterators, _Attrs(spec), roles
+
+
+# What ``_BlockDecoder.op`` does with a constructor argument, by its role (``_op_plan``): the
+# result type, one operand, a list of operands, an attribute (a state is emitted before).
+_TYPE, _OPERAND, _OPERANDS, _ATTR = range(4)
+_ROLE_CODES = {"type": _TYPE, "operand": _OPERAND, "list": _OPERANDS, "attr": _ATTR}
+type _Roles = tuple[tuple[int, int, Arg], ...]  # (position, role code, the argument)
 
 
 class _Attrs:
@@ -204,6 +216,7 @@ class _BlockDecoder:
     ) -> None:
         self.dec, self.enc, self.out, self.outer = dec, enc, out, outer
         self.values: dict[int, Any] = {}  # id(term) -> Value | Operation (multi) | None (state)
+        self.types: dict[int, Type] = {}  # id(type term) -> its IR type (terms share type terms)
         self.reads: dict[int, list[Term]] = {}  # id(state term) -> reads of that state
 
     def run(self) -> list[Value]:
@@ -280,6 +293,14 @@ class _BlockDecoder:
                 v = self.op(t).results[0]
         self.values[id(t)] = v
         return v
+
+    def type_of(self, t: Term) -> Type:
+        """``decode_type(t)``, looked up by the term's identity (hashing a term and comparing
+        it with the cached one cost more than the rest of decoding an op's type)."""
+        got = self.types.get(id(t))
+        if got is None:
+            got = self.types[id(t)] = decode_type(t)
+        return got
 
     def masked(self, t: Term) -> Value:
         """``vector.mask mask, passthru { op; vector.yield }``: always the original op (side
@@ -431,35 +452,32 @@ class _BlockDecoder:
         plan = _op_plan(t.op)
         if plan is None:
             raise DecodeError(f"unknown constructor {t.op}")
-        c, spec, states, iterators_at, decoded_attrs = plan
+        c, spec, states, iterators_at, decoded_attrs, roles = plan
+        args = t.args
         if states:
             before = self.state if c.effect == READ_OP else self._before_consuming
             for i in states:
-                before(t.args[i])  # type: ignore[arg-type]
+                before(args[i])  # type: ignore[arg-type]
         operands: list[Value] = []
         sizes: list[int] = []
         attrs: dict[str, Attribute] = {}
         result_types: list[Type] | None = None
-        iterators = len(t.args[iterators_at]) if iterators_at is not None else 0  # type: ignore
-        for arg, a in zip(c.args, t.args):
-            role = arg.role
-            if role == "type":
-                result_types = [decode_type(a)]  # type: ignore[arg-type]
-            elif role == "operand":
-                vals = (
-                    [self.value(a)]
-                    if arg.kind == "single"
-                    else [
-                        self.value(x)
-                        for x in term_list(a)  # type: ignore[arg-type]
-                    ]
-                )
-                operands.extend(vals)
-                sizes.append(len(vals))
-            elif role == "attr":
+        iterators = len(args[iterators_at]) if iterators_at is not None else 0  # type: ignore
+        for i, role, arg in roles:
+            a = args[i]
+            if role == _OPERAND:
+                operands.append(self.value(a))  # type: ignore[arg-type]
+                sizes.append(1)
+            elif role == _TYPE:
+                result_types = [self.type_of(a)]  # type: ignore[arg-type]
+            elif role == _ATTR:
                 decoded = decoded_attrs.get(arg, a, iterators)
                 if decoded is not None:
                     attrs[arg.name] = decoded
+            else:
+                vals = [self.value(x) for x in term_list(a)]  # type: ignore[arg-type]
+                operands.extend(vals)
+                sizes.append(len(vals))
         if spec.needs_segments():
             attrs["operandSegmentSizes"] = segments_attr(sizes)
         op = new_op(spec, operands, result_types or [], attrs)
