@@ -347,12 +347,7 @@ class _LeafDecoder(_BlockDecoder):
     """Decodes a lone term; its Arg/Outer leaves become the function's arguments."""
 
     def __init__(self, out: Block, leaves: dict[tuple, int]) -> None:
-        self.dec = Decoder({})
-        self.enc = None  # type: ignore[assignment]
-        self.out = out
-        self.outer = {}
-        self.values = {}
-        self.reads = {}
+        super().__init__(Decoder({}), None, out, {})  # type: ignore[arg-type]
         self.leaves = leaves
         self.offsets = None  # set below, once the tile rank is known
 

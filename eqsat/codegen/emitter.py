@@ -18,6 +18,7 @@ from llvmlite import ir
 
 from eqsat.codegen.descriptor import MemDesc
 from eqsat.codegen.fma import fma_round_to_odd, needs_emulation
+from eqsat.codegen.nans import quieted_if_seen
 from eqsat.codegen.texts import fault_id
 from eqsat.codegen.types import (
     I1,
@@ -35,6 +36,9 @@ from frontend.types import MemRefType, Type, UnrankedMemRefType, VectorType
 
 Lowering = Callable[["FuncEmitter", Operation], Any]
 YIELDS = frozenset({"scf.yield", "scf.condition", "vector.yield"})
+
+# LLVM intrinsics whose result ignores a NaN operand (``maxnumf``/``minnumf``'s lowerings).
+_NAN_IGNORING = frozenset({"minnum", "maxnum", "vector.reduce.fmin", "vector.reduce.fmax"})
 
 
 @dataclass
@@ -234,7 +238,11 @@ class FuncEmitter:
         ret: ir.Type | None = None,
         flags: Sequence[str] = (),
     ) -> ir.Value:
-        """Call llvm.<name> overloaded on the types `over` (default: the first argument's)."""
+        """Call llvm.<name> overloaded on the types `over` (default: the first argument's).
+        The operands of a min/max that ignores NaNs are quieted where LLVM could see a
+        signalling NaN in them (``eqsat.codegen.nans``)."""
+        if name in _NAN_IGNORING:
+            args = [quieted_if_seen(self.b, a) for a in args]
         over = [args[0].type] if over is None else list(over)
         full = "llvm." + name + "".join("." + mangle(t) for t in over)
         rt = args[0].type if ret is None else ret

@@ -15,6 +15,7 @@ from typing import Any
 from llvmlite import ir
 
 from eqsat.codegen.emitter import FuncEmitter, mangle
+from eqsat.codegen.nans import quieted
 from eqsat.codegen.types import F32, F64, I1, I32
 from frontend.ir import Operation
 
@@ -62,22 +63,9 @@ def _scalar_call(em: FuncEmitter, b: ir.IRBuilder, name: str, args: list[ir.Valu
     fn, wt = _libm_function(em, name, et, len(args))
     wide = [a if a.type == wt else b.fpext(a, wt) for a in args]
     if len(wide) > 1:  # pow(1, y), pow(x, 0): 1 for a quiet NaN, NaN for a signalling one
-        wide = [_quieted(b, a) for a in wide]
+        wide = [quieted(b, a) for a in wide]  # (libm sees every NaN quiet)
     r = b.call(fn, wide)
     return r if et == wt else b.fptrunc(r, et)
-
-
-def _quieted(b: ir.IRBuilder, x: ir.Value) -> ir.Value:
-    """x with the quiet bit set if it is a NaN (``frontend.semantics_math``: libm sees every NaN
-    quiet). Which NaN an earlier op returns, and whether quiet, is not specified (LLVM's
-    ``maximum`` of two NaNs keeps either, a signalling one unquieted on x86), so pow(1, NaN)
-    would depend on it. In integer ops: LLVM may drop a float-level quieting (it does not
-    tell NaNs apart)."""
-    it = ir.IntType(64) if x.type == F64 else I32
-    quiet = it(1 << 51) if x.type == F64 else it(1 << 22)
-    nan = b.fcmp_unordered("uno", x, x)
-    bits = b.or_(b.bitcast(x, it), b.select(nan, quiet, it(0)))
-    return b.bitcast(bits, x.type)
 
 
 def _vector_call(em: FuncEmitter, name: str, xs: list[ir.Value]) -> ir.Value:
