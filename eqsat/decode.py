@@ -133,17 +133,18 @@ def _op_plan(
     states = tuple(i for i, arg in enumerate(c.args) if arg.role == "state")
     iterators = next((i for i, arg in enumerate(c.args) if arg.name == "iterator_types"), None)
     roles = tuple(
-        (i, _ROLE_CODES[arg.role if arg.role != "operand" or arg.kind == "single" else "list"], arg)
+        (i, _OPERANDS if arg.role == "operand" and arg.kind != "single" else _ROLE_CODES[arg.role],
+         arg)
         for i, arg in enumerate(c.args)
-        if arg.role in _ROLE_CODES or arg.role == "operand"
-    )
+        if arg.role in _ROLE_CODES
+    )  # fmt: skip
     return c, spec, states, iterators, _Attrs(spec), roles
 
 
 # What ``_BlockDecoder.op`` does with a constructor argument, by its role (``_op_plan``): the
 # result type, one operand, a list of operands, an attribute (a state is emitted before).
 _TYPE, _OPERAND, _OPERANDS, _ATTR = range(4)
-_ROLE_CODES = {"type": _TYPE, "operand": _OPERAND, "list": _OPERANDS, "attr": _ATTR}
+_ROLE_CODES = {"type": _TYPE, "operand": _OPERAND, "attr": _ATTR}  # (a list: ``_OPERANDS``)
 type _Roles = tuple[tuple[int, int, Arg], ...]  # (position, role code, the argument)
 
 

@@ -747,15 +747,13 @@ def _optimize_windowed(
                     # verified now, while the other process works (terminators read their
                     # function: they wait for the whole module's verification)
                     new = [op for f, _ in piece for op in blocks[id(f)].ops[before[id(f)]:]
-                           if op.spec is None or not op.spec.has("terminator")]
+                           if not _is_terminator(op)]
                     keys: dict[int, tuple[Any, ...]] = {}  # their signatures, for printing
                     _verify(out, user, ops=new, symbols=symbols, keys=keys)
                     for f, _ in piece:  # every op so far but a terminator (the last op)
                         body = blocks[id(f)].ops
-                        last = body[-1] if body else None
                         verified[id(blocks[id(f)])] = len(body) - (
-                            last is not None and last.spec is not None
-                            and last.spec.has("terminator"))  # fmt: skip
+                            bool(body) and _is_terminator(body[-1]))
                     for f, w in piece:
                         if w is not None:
                             printed[id(blocks[id(f)])].add(blocks[id(f)].ops[before[id(f)]:],
@@ -793,6 +791,12 @@ def _optimize_windowed(
         ahead=_ahead_note(ahead, len(pieces), child_peak, t4),
         printed=printed,
     )
+
+
+def _is_terminator(op: Operation) -> bool:
+    """Whether ``op`` ends its block (its verification reads its function: it waits for the
+    whole module's)."""
+    return op.spec is not None and op.spec.has("terminator")
 
 
 def _worth(pace: list[Any], undecoded: int, left: int, taken: list[int] | None = None) -> bool:

@@ -64,12 +64,11 @@ class Templates:
         if tpl is None:
             return render(pr, op)
         self.uses[id(spec)][1] += 1
-        fmt, order = tpl
         got = pr.names.get
         names = [got(id(v)) for v in operands]
         if None in names:  # a value without a name: the printer spells what it prints for it
             return render(pr, op)
-        return fmt % (tuple(names) if order is None else tuple([names[i] for i in order]))
+        return _filled(tpl, names)
 
     def lines(self, pr: Any, ops: list[Operation], keys: dict[int, tuple[Any, ...]]) -> list[str]:
         """``[pr.op(op) for op in ops]``, ops without regions at ``pr``'s indent, each with a
@@ -92,13 +91,11 @@ class Templates:
             if None in got:
                 out.append(pr.op(op))
                 continue
-            fmt, order = tpl
             name = f"%{counter[0]}"
             counter[0] += 1
             names[id(results[0])] = name
             uses[key[0]][1] += 1  # (``key[0]`` is the spec's id: see ``signature``)
-            out.append(f"{pad}{name} = "
-                       + fmt % (tuple(got) if order is None else tuple([got[i] for i in order])))
+            out.append(f"{pad}{name} = {_filled(tpl, got)}")
         return out
 
     def _first(self, pr: Any, op: Operation, spec: Any, render: Callable[[Any, Operation], str],
@@ -128,9 +125,15 @@ class Templates:
             fmt = "%s".join(piece.replace("%", "%%") for piece in pieces[0::2])
             tpl = (fmt, None if order == tuple(range(len(operands))) else order)
             names = [real.get(id(v)) or pr.value(v) for v in operands]
-            if fmt % tuple([names[i] for i in order]) != text:
+            if _filled(tpl, names) != text:  # (checked as it will be filled)
                 tpl = None
         self.memo[key] = tpl
         self.pins.append(signature_objects(op, spec))
         uses[0] += 1
         return text
+
+
+def _filled(tpl: tuple[str, tuple[int, ...] | None], names: list[str]) -> str:
+    """A template's text with its operands' names put in (``names`` in operand order)."""
+    fmt, order = tpl
+    return fmt % (tuple(names) if order is None else tuple([names[i] for i in order]))
