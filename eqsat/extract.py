@@ -177,6 +177,14 @@ class Extraction:
 # child, an int n takes n children as a tuple (a Vec of e-classes).
 
 
+def _written(operands: list[tuple[Literal, ...] | None]) -> tuple[Literal, ...] | None:
+    """The vector a write stores: its first vector operand of a non-``i1`` element (a
+    maskedstore's mask comes before its value), else its first vector operand, else None."""
+    vectors = [t for t in operands if t is not None and len(t) == 3]
+    data = [t for t in vectors if t[2] != "i1"]
+    return (data or vectors or [None])[0]
+
+
 class Snapshot:
     """The e-graph's extractable e-nodes, read once; extract from it under many cost tables."""
 
@@ -204,9 +212,12 @@ class Snapshot:
         """Literals as cost functions see them: a node whose first argument is a ``Type``
         e-class gets its operands' types ``("operands", t1, t2, ...)`` and then its own type
         appended, each ``("type", shape, elem)`` (``VT``), ``("type", text)`` (``TT``) or None
-        where unknown, since an op's cost depends on its widths. The result type stays last."""
+        where unknown, since an op's cost depends on its widths. The result type stays last.
+        A write (a node yielding the memory ``State``) has no result: it gets its operands'
+        types and then the type of the vector it writes (see ``_written``)."""
         types = self.class_types
         out = list(self.lits)
+        writes = self._state_ops
         for node, layout in enumerate(self.layouts):
             if layout and layout[0] == "c":
                 kids = self.kids[node]
@@ -214,7 +225,18 @@ class Snapshot:
                 if t is not None:
                     operands = ("operands",) + tuple(types[k] for k in kids[1:])
                     out[node] = self.lits[node] + (operands, t)
+                elif self.ops[node] in writes:
+                    written = _written([types[k] for k in kids])
+                    if written is not None:
+                        operands = ("operands",) + tuple(types[k] for k in kids)
+                        out[node] = self.lits[node] + (operands, written)
         return out
+
+    @cached_property
+    def _state_ops(self) -> frozenset[str]:
+        """Constructors that yield a memory state (writes, prints, write strategies)."""
+        sigs = self.egraph.schema.constructors
+        return frozenset(op for op in set(self.ops) if sigs[op].output == "State")
 
     @cached_property
     def _type_terms(self) -> dict[int, tuple[Literal, ...]]:

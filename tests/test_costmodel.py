@@ -499,3 +499,38 @@ def test_a_gather_transpose_of_a_read_is_made_at_its_use_and_holds_no_registers(
         spills[strategy] = len(re.findall(r"%xmm\d+, -?\d*\(%rsp\)", asm))
     assert pressure["shuffle_1d"] == 0 < pressure["TransposeShuffle4x4"]
     assert 2 * spills["shuffle_1d"] < spills["TransposeShuffle4x4"], spills
+
+
+WIDE_WRITE = """func.func @k(%m: memref<4x32xf32>, %a: vector<4x32xf32>, %b: vector<4x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %s = arith.addf %a, %b : vector<4x32xf32>
+  vector.transfer_write %s, %m[%c0, %c0] {in_bounds = [true, true]} : vector<4x32xf32>, memref<4x32xf32>
+  return
+}"""
+
+
+def test_a_write_costs_the_registers_it_stores() -> None:
+    """A write has no result type: the snapshot gives it the type of the vector it stores,
+    so a 4x32 f32 transfer_write costs 16 avx2 registers of writes (not one), its row-by-row
+    split the same rows, and a maskedstore is priced by its data, not its i1 mask."""
+    from eqsat.optimizer import optimize_module
+    from frontend import parse
+
+    target = load_target("avx2")
+    model = TargetCost(target)
+    result = optimize_module(parse(WIDE_WRITE), target=target, emit="vv", cost=model)
+    snap = result.snapshot
+    write = model.per_register("vector.transfer_write", "f32")
+    seen = {}
+    for node, op in enumerate(snap.ops):
+        if op in ("TransferWrite", "TransferWriteSplit"):
+            seen[op] = model.own(op, snap.cost_lits[node])
+    assert seen == {"TransferWrite": 16 * write, "TransferWriteSplit": 16 * write}
+    add = model.per_register("arith.addf", "f32")
+    index = model.per_register("arith.constant", "index")
+    assert result.cost == 16 * add + 16 * write + index
+    # maskedstore(base, indices, mask, value): the value's lanes and element type
+    mask, data = vt(16, elem="i1"), vt(16, elem="f64")
+    lits = (("operands", ("type", "memref<?xf64>"), None, mask, data), data)
+    per = model.per_register("vector.maskedstore", "f64")
+    assert model("Maskedstore", lits, ()) == 4 * per

@@ -374,11 +374,11 @@ def _read_split(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     return [s.piece("vector.transfer_read", last, rows), s.piece("vector.insert", last, rows)]
 
 
-def _write(op: str) -> Profile:
-    def profile(lits: tuple[Any, ...], s: Shape) -> list[Piece]:  # no types: one register
-        out = [s.piece(op, 1)]
+def _write(op: str, extra: list[str]) -> Profile:
+    def profile(lits: tuple[Any, ...], s: Shape) -> list[Piece]:  # s: the vector written
+        out = [s.piece(op, s.lanes)] + [s.piece(x, s.lanes) for x in extra]
         if _masked(lits) and op != "vector.store":
-            out.append(s.piece("vector.create_mask", 1))
+            out.append(s.piece("vector.create_mask", s.lanes))
         return out
 
     return profile
@@ -415,9 +415,9 @@ PROFILES: dict[str, Profile] = {
     "TransferReadMasked": _read("vector.maskedload", ["vector.broadcast"]),
     "TransferReadGather": _read("vector.gather", ["vector.step", "vector.broadcast"]),
     "TransferReadSplit": _read_split,
-    "TransferWritePlain": _write("vector.store"),
-    "TransferWriteMasked": _write("vector.maskedstore"),
-    "TransferWriteScatter": _write("vector.scatter"),
+    "TransferWritePlain": _write("vector.store", []),
+    "TransferWriteMasked": _write("vector.maskedstore", []),
+    "TransferWriteScatter": _write("vector.scatter", ["vector.step"]),
     "TransferWriteSplit": _write_split,
 }
 
