@@ -91,6 +91,66 @@ def test_compare_tolerance_and_exactness() -> None:
     assert not compare([np.arange(3)], [np.arange(3) + 1], 1e-5).equal
 
 
+def test_exact_means_the_same_bits_and_a_zeros_sign_counts() -> None:
+    """-0.0 == +0.0 as numbers, not as bits: a row with the other zero is right but not
+    bit-exact; NaNs match whatever their payload."""
+    from eqsat.bench.harness import same_bits
+
+    pos = np.array([0.0, 1.0, np.nan], dtype=np.float32)
+    neg = np.array([-0.0, 1.0, -np.nan], dtype=np.float32)
+    agreement = compare([pos], [neg], 1e-5)
+    assert agreement.equal and not agreement.exact
+    assert same_bits([pos[1:]], [neg[1:]]) and not same_bits([pos], [neg])
+    assert same_bits([np.float64(0.5)], [np.float32(0.5)])  # a Python float beside a typed one
+
+
+def test_edge_probes_hold_signed_zeros_nans_and_infinities() -> None:
+    """Each probe redraws the float buffers (integers and scalars keep their values); between
+    them they hold both zeros, NaNs and both infinities. A row exact on the ordinary inputs
+    but not on a probe is no longer exact, and its label says why."""
+    from eqsat.bench.harness import Agreement, edge_inputs, with_edges
+
+    inputs = [np.zeros((64,), np.float32), np.arange(8, dtype=np.int32), np.float32(2.0)]
+    probes = edge_inputs(inputs)
+    assert len(probes) >= 2
+    floats = np.concatenate([p[0] for p in probes])
+    zeros = floats == 0
+    assert np.any(np.signbit(floats) & zeros) and np.any(~np.signbit(floats) & zeros)
+    assert np.isnan(floats).any() and np.isposinf(floats).any() and np.isneginf(floats).any()
+    assert all(np.array_equal(p[1], inputs[1]) and p[2] == inputs[2] for p in probes)
+    exact = Agreement(True, True, 0.0)
+    ref = [[np.array([0.0], np.float32)]]
+    assert with_edges(exact, ref, [[np.array([0.0], np.float32)]]).exact
+    other = with_edges(exact, ref, [[np.array([-0.0], np.float32)]])
+    assert other.equal and not other.exact and other.label() == "~ at edges"
+    assert with_edges(exact, ref, None) == exact  # not probed: as it was
+
+
+RMAX = """func.func @rmax(%a: memref<16x8xf32>, %o: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0.0 : f32
+  %v = vector.transfer_read %a[%c0, %c0], %p {in_bounds = [true, true]} : memref<16x8xf32>, vector<16x8xf32>
+  %acc = vector.transfer_read %o[%c0], %p {in_bounds = [true]} : memref<8xf32>, vector<8xf32>
+  %r = vector.multi_reduction <maxnumf>, %v, %acc [0] : vector<16x8xf32> to vector<8xf32>
+  vector.transfer_write %r, %o[%c0] {in_bounds = [true]} : vector<8xf32>, memref<8xf32>
+  return
+}
+"""
+
+
+@needs_mlir
+def test_a_row_with_other_bits_at_edge_values_is_not_bit_exact() -> None:
+    """MLIR's maxnumf lowering (llvm.maxnum) may give a maximum of +0 and -0 either sign; the
+    interpreter gives +0. Ordinary inputs hold no zeros, so only the edge-value probes tell
+    that MLIR's row is not bit-exact; eqsat's row is, on both."""
+    target = load_target(_host_target())
+    report = run.bench(RMAX, "rmax.mlir", "rmax", target, repeats=1, placements=1,
+                       sample_seconds=0.001, only=["mlir-default"])  # fmt: skip
+    eq, mlir = report.row("eqsat"), report.row("mlir-default")
+    assert eq.exact and mlir.equal and not mlir.exact, report.rows
+    assert mlir.agreement.edges is False and "edge-value" in format_report(report)
+
+
 def test_timer_gives_positive_times() -> None:
     module = parse(SCALE, "scale.mlir")
     sig = signature(module, "scale")

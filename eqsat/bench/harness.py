@@ -16,6 +16,7 @@ strided layouts (each refused with a clear ``BenchError``).
 from __future__ import annotations
 
 import ctypes
+import math
 import functools
 import re
 import statistics
@@ -205,6 +206,60 @@ def make_inputs(
             buf[...] = rng.integers(-8, 8, a.shape).astype(a.dtype)
         out.append(buf)
     return out
+
+
+#: The edge-value probes: each row runs once more on each, and counts as bit-exact only when
+#: it also computes the interpreter's bits there. Ordinary inputs hold no signed zero, NaN or
+#: infinity, yet the sign of a zero sum or maximum and a NaN's fate are where lowerings differ
+#: (maxnumf without the sign of zero, a reordered sum of zeros). Floats are drawn from each
+#: probe's pool (``None``: uniform in [-1, 1)); integers keep the ordinary inputs' values.
+EDGE_POOLS: tuple[tuple[float | None, ...], ...] = (
+    (0.0, -0.0),  # sums, products and extrema of zeros alone
+    (0.0, -0.0, -1.0, -0.5),  # maxima that are zeros
+    (0.0, -0.0, 1.0, 0.5),  # minima that are zeros
+    (0.0, -0.0, math.nan, math.inf, -math.inf, None, None, None, None, None, None, None),
+)
+
+
+def edge_inputs(inputs: Sequence[Any], seed: int = 0) -> list[list[Any]]:
+    """One copy of ``inputs`` per ``EDGE_POOLS`` entry, its float buffers redrawn from it."""
+    rng = np.random.default_rng(seed + 1)
+    probes = []
+    for pool in EDGE_POOLS:
+        values = np.array([math.nan if v is None else v for v in pool])
+        drawn = []
+        for x in copy_inputs(inputs):
+            if isinstance(x, np.ndarray) and x.dtype.kind == "f":
+                pick = rng.integers(0, len(pool), x.shape)
+                uniform = rng.uniform(-1.0, 1.0, x.shape)
+                ordinary = np.array([v is None for v in pool])[pick]
+                x[...] = np.where(ordinary, uniform, values[pick]).astype(x.dtype)
+            drawn.append(x)
+        probes.append(drawn)
+    return probes
+
+
+def same_bits(reference: Sequence[Any], got: Sequence[Any]) -> bool:
+    """Whether ``got`` is ``reference`` bit for bit (a zero's sign included; any NaN matches
+    any NaN: LLVM leaves payloads unspecified)."""
+    if len(reference) != len(got):
+        return False
+    for r, g in zip(reference, got):
+        r, g = np.asarray(r), np.asarray(g)
+        if r.shape != g.shape:
+            return False
+        if r.dtype.kind != "f" or g.dtype.kind != "f":
+            if not np.array_equal(r, g):
+                return False
+            continue
+        if r.dtype != g.dtype:  # a Python float beside a typed result: the wider holds both
+            wide = max(r.dtype, g.dtype, key=lambda d: d.itemsize)
+            r, g = r.astype(wide), g.astype(wide)
+        bits = np.dtype(f"u{r.dtype.itemsize}")
+        same = r.view(bits) == g.view(bits)
+        if not np.all(same | (np.isnan(r) & np.isnan(g))):
+            return False
+    return True
 
 
 def copy_inputs(inputs: Sequence[Any]) -> list[Any]:
@@ -479,11 +534,26 @@ class Agreement:
     equal: bool
     exact: bool
     max_rel: float  # max |a - b| / max |reference| over float outputs (0 when exact)
+    # False: bit-exact on the ordinary inputs but not on the edge-value probes (``with_edges``)
+    edges: bool | None = None
 
     def label(self) -> str:
         if self.exact:
             return "yes"
+        if self.equal and self.edges is False:
+            return "~ at edges"  # other bits for a signed zero, NaN or infinity
         return f"~ {self.max_rel:.0e}" if self.equal else f"NO ({self.max_rel:.1e})"
+
+
+def with_edges(
+    agreement: Agreement, reference: Sequence[list[Any]], got: Sequence[list[Any]] | None
+) -> Agreement:
+    """``agreement``, no longer exact unless ``got`` (outputs on the edge-value probes) is
+    ``reference`` bit for bit on every probe (see ``EDGE_POOLS``)."""
+    if not agreement.exact or not reference or got is None:
+        return agreement
+    edges = len(got) == len(reference) and all(map(same_bits, reference, got))
+    return Agreement(agreement.equal, edges, agreement.max_rel, edges)
 
 
 def compare(reference: Sequence[Any], got: Sequence[Any], rtol: float) -> Agreement:
@@ -496,7 +566,7 @@ def compare(reference: Sequence[Any], got: Sequence[Any], rtol: float) -> Agreem
         r, g = np.asarray(r), np.asarray(g)
         if r.shape != g.shape:
             return Agreement(False, False, float("inf"))
-        if np.array_equal(r, g, equal_nan=r.dtype.kind == "f"):
+        if same_bits([r], [g]):
             continue
         exact = False
         if r.dtype.kind != "f":

@@ -34,6 +34,7 @@ class ItemResult:
 
     compile_ms: list[float] = field(default_factory=list)
     outputs: list[Any] | None = None
+    probe_outputs: list[list[Any]] | None = None  # on each of the job's ``probes``
     samples: list[list[float]] = field(default_factory=list)  # one list per placement
     asm: str | None = None
     failure: str | None = None  # crashed / hung / refused: why
@@ -146,6 +147,8 @@ def _attempt(job: Job, results: dict[int, ItemResult], irs: dict[int, str]) -> s
                     results[m[1]].asm = m[3]
             elif kind == "ran":
                 results[m[1]].outputs = m[2]
+            elif kind == "probed":
+                results[m[1]].probe_outputs = m[2]
             elif kind == "sample":
                 samples.setdefault(m[1], []).append(m[2])
             elif kind == "error":

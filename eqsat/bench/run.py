@@ -29,10 +29,12 @@ from eqsat.bench.harness import (
     Signature,
     compare,
     copy_inputs,
+    edge_inputs,
     empty_function_text,
     make_inputs,
     measure_clock_ghz,
     signature,
+    with_edges,
 )
 from eqsat.bench.isolate import ItemResult, run_isolated
 from eqsat.bench.mlir_baseline import CannotLower, require_tools
@@ -41,7 +43,7 @@ from eqsat.bench.worker import Job
 from eqsat.codegen.llvm_options import LlvmOptions
 from eqsat.targets import Target
 from frontend import Module, parse, print_module
-from frontend.errors import SourceLoc
+from frontend.errors import RuntimeFault, SourceLoc
 
 #: Floating-point agreement: relative to the output's magnitude (FMA vs separate multiply-add
 #: already differ in the last bit between MLIR's own strategies).
@@ -101,6 +103,8 @@ class Report:
     # fp-contract mode: eqsat's float contractions fuse each multiply-add, and the reference
     # interpreter runs in that mode (MLIR's outerproduct lowering then computes its bits)
     fp_contract: bool = False
+    # how "exact" was checked beyond the ordinary inputs (the edge-value probes, or why none)
+    edges: str = ""
 
     def row(self, variant: str) -> Row | None:
         return next((r for r in self.rows if r.variant == variant), None)
@@ -274,9 +278,11 @@ def _generate(variants: Sequence[Variant]) -> dict[str, tuple[str | CannotLower,
 def measure(
     variants: Sequence[Variant], sig: Signature, inputs: list[Any], target: Target,
     repeats: int, sample_seconds: float, placements: int, empty: bool = False,
-) -> tuple[list[Row], dict[str, list[Any]], float | None]:  # fmt: skip
+    probes: Sequence[list[Any]] = (),
+) -> tuple[list[Row], dict[str, list[Any]], float | None, dict[str, list[list[Any]]]]:  # fmt: skip
     """Rows of ``variants`` (identical LLVM IR timed once), the outputs of each row that ran,
-    and the ns per call of an empty function of the same signature (``empty``)."""
+    the ns per call of an empty function of the same signature (``empty``), and each row's
+    outputs on the ``probes`` (more input sets, run once)."""
     rows: list[Row] = []
     items: dict[tuple[LlvmOptions, str], int] = {}
     irs: dict[int, tuple[LlvmOptions, str]] = {}
@@ -315,9 +321,11 @@ def measure(
     for placement in range(placements):
         for options, group in by_options.items():
             job = Job(target, options, sig, inputs, group, run_once=placement == 0,
-                      repeats=repeats, sample_seconds=sample_seconds)  # fmt: skip
+                      repeats=repeats, sample_seconds=sample_seconds,
+                      probes=list(probes) if placement == 0 else [])  # fmt: skip
             run_isolated(job, results)
     outputs: dict[str, list[Any]] = {}
+    probed: dict[str, list[list[Any]]] = {}
     for row in rows:
         i = row_item.get(id(row))
         if i is None:
@@ -331,8 +339,10 @@ def measure(
         row.ns_per_call, row.spread = _median_and_spread(res)
         if res.outputs is not None:
             outputs[row.variant] = res.outputs
+        if res.probe_outputs is not None:
+            probed[row.variant] = res.probe_outputs
     call_ns = _median_and_spread(results[-1])[0] if empty and -1 in results else None
-    return rows, outputs, call_ns
+    return rows, outputs, call_ns, probed
 
 
 #: MLIR variants of the first stage kept for the final timing (per group), and whose
@@ -344,6 +354,7 @@ CROSSED = 3
 def _screen(
     text: str, variants: list[Variant], sig: Signature, inputs: list[Any], target: Target,
     oracle: list[Any], groups: Sequence[str], repeats: int, sample_seconds: float,
+    probes: Sequence[list[Any]] = (), edge_oracle: Sequence[list[Any]] = (),
 ) -> tuple[list[Variant], list[Row]]:  # fmt: skip
     """The staged search of MLIR's space: time the first stage once (one placement, few
     samples), keep eqsat's rows, MLIR's default, the ``FINALISTS`` fastest right MLIR variants
@@ -353,7 +364,8 @@ def _screen(
     from the screen, a note saying so)."""
     from eqsat.bench import mlir_baseline as mb
 
-    rows, outputs, _ = measure(variants, sig, inputs, target, repeats, sample_seconds, 1)
+    rows, outputs, _, probed = measure(variants, sig, inputs, target, repeats, sample_seconds, 1,
+                                       probes=probes)  # fmt: skip
     by_name = {v.name: v for v in variants}
     keep = {v.name for v in variants if not v.name.startswith("mlir-")}
     final = [v for v in variants if v.name in keep]
@@ -368,6 +380,7 @@ def _screen(
             if src in seen:
                 continue
             agreement = compare(oracle, outputs[src], RTOL_REASSOC if g else RTOL)
+            agreement = with_edges(agreement, edge_oracle, probed.get(src))
             if agreement.equal:
                 seen.add(src)
                 ok.append(r)
@@ -393,7 +406,8 @@ def _screen(
         r.note = ((r.note + "; ") if r.note else "") + f"screened only (1 placement, {repeats} samples)"
         src = outputs.get(r.same_as or r.variant)
         if src is not None:
-            r.agreement = compare(oracle, src, RTOL_REASSOC if r.group else RTOL)
+            r.agreement = with_edges(compare(oracle, src, RTOL_REASSOC if r.group else RTOL),
+                                     edge_oracle, probed.get(r.same_as or r.variant))  # fmt: skip
     return final, only_screened
 
 
@@ -440,12 +454,22 @@ def bench(
                                 fp_contract, loops)  # fmt: skip
     variants += list(extra)
     oracle = interpret(module, sig, inputs, fp_contract)
+    probes = edge_inputs(inputs, seed)
+    report.edges = (f"also on {len(probes)} edge-value input sets (signed zeros, "
+                    "NaNs, infinities among the floats)")  # fmt: skip
+    try:
+        edge_oracle = [interpret(module, sig, p, fp_contract) for p in probes]
+    except RuntimeFault as e:  # e.g. an index made from a NaN: exact on ordinary inputs only
+        probes, edge_oracle = [], []
+        report.edges = f"on the ordinary inputs only (the interpreter faults on edge values: {e})"
     screened: list[Row] = []
     if baseline == "mlir" and space == "full" and only is None:
         variants, screened = _screen(text, variants, sig, inputs, target, oracle, groups,
-                                     max(3, repeats // 3), sample_seconds)  # fmt: skip
-    rows, outputs, call_ns = measure(variants, sig, inputs, target, repeats, sample_seconds,
-                                     placements, empty=bool(report.flops))  # fmt: skip
+                                     max(3, repeats // 3), sample_seconds, probes,
+                                     edge_oracle)  # fmt: skip
+    rows, outputs, call_ns, probed = measure(variants, sig, inputs, target, repeats,
+                                             sample_seconds, placements,
+                                             empty=bool(report.flops), probes=probes)  # fmt: skip
     report.rows = rows + screened
     report.call_ns = call_ns
     mode = " in fp-contract mode" if fp_contract else ""
@@ -464,7 +488,8 @@ def bench(
         against = outputs.get(ours) if row.variant != ours else None
         if against is None or not (firsts.get(ours) and firsts[ours].equal is not False):
             against = oracle
-        row.agreement = compare(against, outputs[src], RTOL_REASSOC if row.group else RTOL)
+        agreement = compare(against, outputs[src], RTOL_REASSOC if row.group else RTOL)
+        row.agreement = with_edges(agreement, edge_oracle, probed.get(src))
     if report.flops:  # measured right after the timings: the boost clock drifts with load
         report.clock = cpu_clock_ghz()
     return report

@@ -10,6 +10,7 @@ stderr):
     ("start", i, phase)           about to compile / run / calibrate / sample item i
     ("compiled", i, ms, asm)      asm is None unless the job asks for it
     ("ran", i, outputs)           the outputs of one call
+    ("probed", i, [outputs])      the outputs of one call on each of the job's ``probes``
     ("sample", i, ns)             one timing sample, ns per call
     ("error", i, message)         a BenchError of item i (bad IR): the item is dropped
     ("done",)
@@ -44,6 +45,8 @@ class Job:
     sample_seconds: float = 0.02
     want_asm: bool = False
     skip: set[int] = field(default_factory=set)
+    # more input sets run once after ``inputs`` (``eqsat.bench.harness.edge_inputs``)
+    probes: list[list[Any]] = field(default_factory=list)
 
 
 def write_message(out: BinaryIO, msg: tuple[Any, ...]) -> None:
@@ -81,6 +84,8 @@ def run_job(job: Job, out: BinaryIO) -> None:
         if job.run_once:
             write_message(out, ("start", i, "run"))
             write_message(out, ("ran", i, c.run(job.inputs)))
+            if job.probes:
+                write_message(out, ("probed", i, [c.run(p) for p in job.probes]))
     if job.repeats:
         timers = {}
         for i, c in compiled.items():
