@@ -89,6 +89,20 @@ def _tile_leaves(kernel: Term) -> list[Term]:
     return out
 
 
+def _read_in(t: Term) -> Term | None:
+    """``t`` if it reads memory (a read op or a read strategy, whose last argument is the
+    state it reads), else the first read among its operands, depth first; None if none."""
+    c = by_constructor().get(t.op)
+    if (c is not None and c.effect == READ_OP) or _is_read_strategy(t.op):
+        return t
+    for a in t.args:
+        if isinstance(a, Term):
+            got = _read_in(a)
+            if got is not None:
+                return got
+    return None
+
+
 def _is_read_strategy(op: str) -> bool:
     from eqsat.strategies import STRATEGIES
 
@@ -242,9 +256,11 @@ class _BlockDecoder:
             seen.add(id(t))
             if t.op == "Masked":  # a masked read is emitted whole, as a read of its state
                 inner = t.args[3]
-                c = by_constructor().get(inner.op)  # type: ignore[union-attr]
-                if (c is not None and c.effect == READ_OP) or _is_read_strategy(inner.op):
-                    self.reads.setdefault(id(inner.args[-1]), []).append(t)  # type: ignore
+                read = _read_in(inner)  # type: ignore[arg-type]
+                if read is not None:  # (the read itself, or one under a transpose, never
+                    # emitted: only its operands are, and the mask at its state)
+                    self.reads.setdefault(id(read.args[-1]), []).append(t)
+                    inner = read
                 stack.extend(t.args[1:3])  # type: ignore[arg-type]
                 stack.append(t.args[5])  # type: ignore[arg-type]
                 stack.extend(inner.children)  # type: ignore[union-attr]
@@ -319,18 +335,14 @@ class _BlockDecoder:
         if original is None:
             raise DecodeError(f"Masked {mid} has no original op")
         if original.spec is not None and original.spec.has(READS):
-            # The state the read sees: the inner term's, when it is a read (it was
-            # registered as a read of that state by _collect_reads).
-            c = by_constructor().get(inner.op)  # type: ignore[union-attr]
-            if c is not None and c.effect == READ_OP:
-                for arg, a in zip(c.args, inner.args):  # type: ignore[union-attr]
-                    if arg.role == "state":
-                        self.state(a)  # type: ignore[arg-type]
-            elif _is_read_strategy(inner.op):  # type: ignore[union-attr]
-                self.state(inner.args[-1])  # type: ignore[union-attr,arg-type]
-            else:  # no state to order the read by: refuse rather than misplace it
+            # The state the read sees: that of the read the inner term is or holds (a
+            # transposed read: the read of whole rows under its transpose), registered as a
+            # read of that state by _collect_reads.
+            read = _read_in(inner)  # type: ignore[arg-type]
+            if read is None:  # no state to order the read by: refuse rather than misplace it
                 what = f"masked {original.name} extracted as {inner.op}"  # type: ignore[union-attr]
                 raise DecodeError(f"{what}, which reads no memory")
+            self.state(read.args[-1])  # type: ignore[arg-type]
         values = [self.value(x) for x in term_list(operands_t)]  # type: ignore[arg-type]
         op = Operation(original.name, values, original.result_types,
                        dict(original.attributes), [], original.loc)  # fmt: skip

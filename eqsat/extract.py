@@ -180,7 +180,7 @@ class Extraction:
 def _written(operands: list[tuple[Literal, ...] | None]) -> tuple[Literal, ...] | None:
     """The vector a write stores: its first vector operand of a non-``i1`` element (a
     maskedstore's mask comes before its value), else its first vector operand, else None."""
-    vectors = [t for t in operands if t is not None and len(t) == 3]
+    vectors = [t for t in operands if t is not None and len(t) == 3 and t[0] == "type"]
     data = [t for t in vectors if t[2] != "i1"]
     return (data or vectors or [None])[0]
 
@@ -214,8 +214,13 @@ class Snapshot:
         appended, each ``("type", shape, elem)`` (``VT``), ``("type", text)`` (``TT``) or None
         where unknown, since an op's cost depends on its widths. The result type stays last.
         A write (a node yielding the memory ``State``) has no result: it gets its operands'
-        types and then the type of the vector it writes (see ``_written``)."""
-        types = self.class_types
+        types and then the type of the vector it writes (see ``_written``). A transfer's
+        permutation map stands among the operands as ``("map", rank, positions)``: a transfer
+        whose lanes are not consecutive in memory is a gather or a scatter."""
+        types = list(self.class_types)
+        for node, op in enumerate(self.ops):
+            if op == "PMap":
+                types[self.owner[node]] = ("map", *self.lits[node])
         out = list(self.lits)
         writes = self._state_ops
         for node, layout in enumerate(self.layouts):

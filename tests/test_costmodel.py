@@ -534,3 +534,37 @@ def test_a_write_costs_the_registers_it_stores() -> None:
     lits = (("operands", ("type", "memref<?xf64>"), None, mask, data), data)
     per = model.per_register("vector.maskedstore", "f64")
     assert model("Maskedstore", lits, ()) == 4 * per
+
+
+PERMUTED_READ = """func.func @k(%m: memref<16x16xf32>, %o: memref<16x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0.0 : f32
+  %v = vector.transfer_read %m[%c0, %c0], %p {in_bounds = [true, true],
+         permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<16x16xf32>, vector<16x16xf32>
+  vector.transfer_write %v, %o[%c0, %c0] {in_bounds = [true, true]} : vector<16x16xf32>, memref<16x16xf32>
+  return
+}"""
+
+
+def test_a_transfer_whose_lanes_are_apart_costs_gathers_and_reads_rows_then_transposes() -> None:
+    """A read whose map swaps the last two dims, left whole, is a gather per register in the
+    code generator (so are its rows read apart); the rule transfer-read-permuted-as-transpose
+    reads the rows whole and transposes them, which is what extraction picks."""
+    from eqsat.optimizer import optimize_module
+    from frontend import parse
+
+    target = load_target("avx2")
+    model = TargetCost(target)
+    t, mem = vt(16, 16), ("type", "memref<16x16xf32>")
+    swapped, identity = ("map", 2, (1, 0)), ("map", 2, (0, 1))
+    read = lambda m: ((1, 1), ("operands", mem, None, ("type", "f32"), None, m, None), t)  # noqa: E731
+    gather = model.per_register("vector.gather", "f32")
+    assert model("TransferRead", read(swapped), ()) == 32 * gather
+    assert model("TransferReadSplit", read(swapped), ()) == 32 * gather
+    plain = model.per_register("vector.transfer_read", "f32")
+    assert model("TransferRead", read(identity), ()) == 32 * plain
+    result = optimize_module(parse(PERMUTED_READ), target=target, emit="vv", cost=model)
+    ops = [op.name for op in result.module.walk()]
+    assert "vector.transpose" in ops or "vector.shuffle" in ops, ops
+    maps = [op for op in result.module.walk() if "permutation_map" in op.attributes]
+    assert all(op.attributes["permutation_map"].map.result_positions() == (0, 1) for op in maps)

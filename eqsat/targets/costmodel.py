@@ -61,7 +61,7 @@ from eqsat.targets.expansions import (
     REGROUP,
     reduction_op,
 )
-from eqsat.targets.widths import BITS, contract_space, node_types, type_lanes
+from eqsat.targets.widths import BITS, contract_space, lanes_apart, node_types, type_lanes
 
 # At --emit hwv, ops without a hardware form cost this factor more.
 HWV_GAP = 1.5
@@ -119,6 +119,10 @@ REDUCTIONS = frozenset(
         ).split()
     }
 )
+# A transfer whose map does not walk the last memref dim along the vector's last dim reads or
+# writes each register's lanes from addresses apart: the code generator emits a gather or a
+# scatter per register (eqsat/codegen/vector_memory.py, ``_read``/``_write``).
+STRIDED = {"vector.transfer_read": "vector.gather", "vector.transfer_write": "vector.scatter"}
 # Element types whose scalars live in the vector registers: a scalar op reads a register's
 # first lane as it is (x86 SSE/AVX ss/sd forms; AArch64's s/d registers are the low lanes of
 # v), so taking out lane 0 of a register costs nothing.
@@ -331,6 +335,8 @@ class TargetCost:
             lanes = shapes[0][0]
         elif op == "vector.shuffle" and _is_mask(literals[0]) and len(shapes) > 1 and shapes[1]:
             return self.shuffle_price(tuple(literals[0]), shapes[1][0], elem)  # type: ignore[arg-type]
+        elif op in STRIDED and lanes_apart(operands):
+            op = STRIDED[op]
         elif op == "vector.transpose" and res is not None and _is_vt(res):
             perm = tuple(literals[0])  # type: ignore[arg-type]
             moves_rows = bool(perm) and perm[-1] != len(perm) - 1

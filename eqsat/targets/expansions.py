@@ -15,7 +15,7 @@ from typing import Any
 
 from eqsat.strategies_transpose import PAIR_MASKS, stage_masks
 from eqsat.strategy_kit import FLOAT_KIND_OPS, INT_KIND_OPS
-from eqsat.targets.widths import contract_space, node_types, type_lanes
+from eqsat.targets.widths import contract_space, lanes_apart, node_types, type_lanes
 
 # ``(op, lanes, element type, width, count)``; for a "vector.shuffle" piece ``width`` may be its
 # mask instead (two sources of ``lanes`` lanes), priced by what the mask moves.
@@ -371,7 +371,8 @@ def _read(op: str, extra: list[str]) -> Profile:
 def _read_split(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     last = s.shape[-1] if s.shape else 1
     rows = s.lanes // max(1, last)
-    return [s.piece("vector.transfer_read", last, rows), s.piece("vector.insert", last, rows)]
+    read = "vector.gather" if lanes_apart(s.operands) else "vector.transfer_read"
+    return [s.piece(read, last, rows), s.piece("vector.insert", last, rows)]
 
 
 def _write(op: str, extra: list[str]) -> Profile:
@@ -388,7 +389,8 @@ def _write_split(lits: tuple[Any, ...], s: Shape) -> list[Piece]:
     shape = tuple(lits[1])
     rows = _prod(shape[:-1])
     last = shape[-1] if shape else 1
-    return [s.piece("vector.extract", last, rows), s.piece("vector.transfer_write", last, rows)]
+    write = "vector.scatter" if lanes_apart(s.operands) else "vector.transfer_write"
+    return [s.piece("vector.extract", last, rows), s.piece(write, last, rows)]
 
 
 PROFILES: dict[str, Profile] = {

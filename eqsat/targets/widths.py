@@ -52,3 +52,14 @@ def contract_space(maps: Any, operands: tuple[Any, ...]) -> int | None:
     for s in sizes.values():
         n *= s
     return n if sizes else None
+
+
+def lanes_apart(operands: tuple[Any, ...]) -> bool:
+    """Whether a transfer's map (``("map", rank, positions)`` among its operands, see
+    ``Snapshot._with_types``) reads the vector's last dim from another memref dim than the
+    last (or broadcasts it): its lanes are not consecutive in memory."""
+    for t in operands:
+        if isinstance(t, tuple) and len(t) == 3 and t[0] == "map":
+            rank, positions = t[1], tuple(t[2])
+            return bool(positions) and positions[-1] != rank - 1
+    return False
