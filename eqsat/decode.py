@@ -92,8 +92,7 @@ def _tile_leaves(kernel: Term) -> list[Term]:
 def _read_in(t: Term) -> Term | None:
     """``t`` if it reads memory (a read op or a read strategy, whose last argument is the
     state it reads), else the first read among its operands, depth first; None if none."""
-    c = by_constructor().get(t.op)
-    if (c is not None and c.effect == READ_OP) or _is_read_strategy(t.op):
+    if _reads_memory(t.op):
         return t
     for a in t.args:
         if isinstance(a, Term):
@@ -103,9 +102,13 @@ def _read_in(t: Term) -> Term | None:
     return None
 
 
-def _is_read_strategy(op: str) -> bool:
-    from eqsat.strategies import STRATEGIES
-
+@cache
+def _reads_memory(op: str) -> bool:
+    """Whether constructor ``op`` reads memory: a read op or a read strategy (both take the
+    state they read last)."""
+    c = by_constructor().get(op)
+    if c is not None and c.effect == READ_OP:
+        return True
     s = STRATEGIES.get(op)
     return s is not None and s.reads
 
@@ -265,8 +268,7 @@ class _BlockDecoder:
                 stack.append(t.args[5])  # type: ignore[arg-type]
                 stack.extend(inner.children)  # type: ignore[union-attr]
                 continue
-            c = by_constructor().get(t.op)
-            if (c is not None and c.effect == READ_OP) or _is_read_strategy(t.op):
+            if _reads_memory(t.op):
                 self.reads.setdefault(id(t.args[-1]), []).append(t)
             stack.extend(t.children)
 

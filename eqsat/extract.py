@@ -241,7 +241,7 @@ class Snapshot:
     def _state_ops(self) -> frozenset[str]:
         """Constructors that yield a memory state (writes, prints, write strategies)."""
         sigs = self.egraph.schema.constructors
-        return frozenset(op for op in set(self.ops) if sigs[op].output == "State")
+        return frozenset(name for name, sig in sigs.items() if sig.output == "State")
 
     @cached_property
     def _type_terms(self) -> dict[int, tuple[Literal, ...]]:

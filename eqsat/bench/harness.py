@@ -16,8 +16,8 @@ strided layouts (each refused with a clear ``BenchError``).
 from __future__ import annotations
 
 import ctypes
-import math
 import functools
+import math
 import re
 import statistics
 import struct

@@ -455,10 +455,10 @@ def bench(
     variants += list(extra)
     oracle = interpret(module, sig, inputs, fp_contract)
     probes = edge_inputs(inputs, seed)
-    report.edges = (f"also on {len(probes)} edge-value input sets (signed zeros, "
-                    "NaNs, infinities among the floats)")  # fmt: skip
     try:
         edge_oracle = [interpret(module, sig, p, fp_contract) for p in probes]
+        report.edges = (f"also on {len(probes)} edge-value input sets (signed zeros, "
+                        "NaNs, infinities among the floats)")  # fmt: skip
     except RuntimeFault as e:  # e.g. an index made from a NaN: exact on ordinary inputs only
         probes, edge_oracle = [], []
         report.edges = f"on the ordinary inputs only (the interpreter faults on edge values: {e})"
